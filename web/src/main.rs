@@ -1,0 +1,3 @@
+fn main() {
+    ragtrace_web::mount();
+}
