@@ -2,6 +2,7 @@
 //!
 //! The behaviour contract is `docs/contract.md`; section numbers in comments refer to it.
 
+pub mod diagnostic;
 pub mod label;
 
 #[cfg(target_arch = "wasm32")]
