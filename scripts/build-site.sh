@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the static site into dist/ (works from any sub-path) and prints the wasm size.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+with_wasm_toolchain trunk --quiet build --release --public-url ./ "$@"
+for wasm in dist/*.wasm; do
+  raw=$(stat -c %s "$wasm")
+  gz=$(gzip -9 -c "$wasm" | wc -c)
+  awk -v name="$(basename "$wasm")" -v raw="$raw" -v gz="$gz" \
+    'BEGIN { printf "site: %s  %.1f KB raw, %.1f KB gzip\n", name, raw / 1024, gz / 1024 }'
+done

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Installs whatever is missing to build, serve and test ragtrace, then stays quiet.
+#
+# Two routes to a wasm32 Rust toolchain:
+#  - a rustup toolchain that already has the wasm32-unknown-unknown target
+#    (a normal developer laptop): used as it is;
+#  - otherwise (machines whose rustup cannot download targets): Debian's
+#    `rustc-web` (a rustc whose LLVM has the WebAssembly backend), with the
+#    wasm32 std built once from Debian's `rust-web-src`, fully offline, and
+#    linked into rustup as the toolchain `ragtrace-wasm`.
+# Tools come from crates.io (wasm-bindgen-cli at the Cargo.lock version,
+# trunk, wasm-pack, geckodriver) and npm (binaryen's wasm-opt); browsers and
+# drivers from Debian. Nothing downloads anything at build or run time.
+#
+# Every step checks before it acts, so a re-run with everything present takes seconds.
+# Source scripts/env.sh afterwards (the other scripts do) to put the tools on PATH.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh"
+
+TRUNK_VERSION=0.21.14
+WASM_PACK_VERSION=0.13.1
+GECKODRIVER_VERSION=0.37.1
+BINARYEN_VERSION=132.0.0
+LLVM_MAJOR=22
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+need_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    log "$1 needs root (apt-get); run this script as root or install it yourself."
+    exit 1
+  fi
+}
+
+apt_updated=no
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  need_root "installing ${missing[*]}"
+  if [ "$apt_updated" = no ]; then
+    log "apt-get update"
+    apt-get update -qq >/dev/null
+    apt_updated=yes
+  fi
+  log "apt-get install ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# 1. A Rust toolchain that can target wasm32 -------------------------------
+
+rustup_has_wasm32() {
+  command -v rustup >/dev/null 2>&1 &&
+    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown
+}
+
+build_wasm32_std() {
+  local tc=$1 stamp="$1/lib/rustlib/wasm32-unknown-unknown/.rustc-stamp"
+  local want
+  want=$(/usr/bin/rustc -vV)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
+  fi
+  log "building the wasm32 std from Debian's rust-web-src (1-2 minutes, offline)"
+  local work
+  work=$(mktemp -d)
+  mkdir -p "$work/src" "$work/.cargo"
+  cat >"$work/Cargo.toml" <<'EOF'
+[package]
+name = "wasm32-std-seed"
+version = "0.0.0"
+edition = "2021"
+[lib]
+path = "src/lib.rs"
+[profile.release]
+panic = "abort"
+EOF
+  echo '#![no_std]' >"$work/src/lib.rs"
+  cat >"$work/.cargo/config.toml" <<'EOF'
+[source.crates-io]
+replace-with = "debian-std-vendor"
+[source.debian-std-vendor]
+directory = "/usr/lib/rustlib/src/rust/library/vendor"
+[target.wasm32-unknown-unknown]
+rustflags = ["-Cembed-bitcode=yes"]
+EOF
+  (cd "$work" && RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$work/target" \
+    /usr/bin/cargo build --quiet --offline --release --target wasm32-unknown-unknown \
+    -Zbuild-std=std,panic_abort,panic_unwind,proc_macro,test)
+  local dest="$tc/lib/rustlib/wasm32-unknown-unknown/lib"
+  rm -rf "$dest" && mkdir -p "$dest"
+  find "$work/target/wasm32-unknown-unknown/release/deps" -maxdepth 1 \
+    \( -name 'lib*.rlib' -o -name 'lib*.rmeta' \) ! -name 'libwasm32_std_seed*' \
+    -exec cp {} "$dest/" \;
+  printf '%s' "$want" >"$stamp"
+  rm -rf "$work"
+}
+
+link_debian_toolchain() {
+  apt_install rustc-web cargo-web rust-web-src "lld-$LLVM_MAJOR"
+  if ! /usr/bin/rustc -vV | grep -q "LLVM version: $LLVM_MAJOR\."; then
+    log "Debian's rustc is not built on LLVM $LLVM_MAJOR; update LLVM_MAJOR in scripts/setup.sh"
+    exit 1
+  fi
+  local tc=$RAGTRACE_TOOLCHAIN_DIR host=x86_64-unknown-linux-gnu
+  mkdir -p "$tc/bin" "$tc/lib/rustlib/$host/bin"
+  # rustc must be told its sysroot: a symlink would still make it pick /usr.
+  for tool in rustc rustdoc; do
+    printf '#!/bin/sh\nexec /usr/bin/%s --sysroot "%s" "$@"\n' "$tool" "$tc" >"$tc/bin/$tool"
+    chmod +x "$tc/bin/$tool"
+  done
+  ln -sfn /usr/bin/cargo "$tc/bin/cargo"
+  ln -sfn "/usr/lib/rustlib/$host/lib" "$tc/lib/rustlib/$host/lib"
+  ln -sfn /usr/lib/rustlib/src "$tc/lib/rustlib/src"
+  ln -sfn "/usr/lib/llvm-$LLVM_MAJOR/bin/lld" "$tc/lib/rustlib/$host/bin/rust-lld"
+  build_wasm32_std "$tc"
+  if ! rustup toolchain list 2>/dev/null | grep -q "^$RAGTRACE_WASM_TOOLCHAIN"; then
+    rustup toolchain link "$RAGTRACE_WASM_TOOLCHAIN" "$tc"
+  fi
+}
+
+if rustup_has_wasm32; then
+  :
+else
+  case "$(uname -m)-$(. /etc/os-release 2>/dev/null && echo "$ID")" in
+    x86_64-debian) link_debian_toolchain ;;
+    *)
+      log "no wasm32 target: run 'rustup target add wasm32-unknown-unknown'"
+      exit 1
+      ;;
+  esac
+fi
+
+# 2. Browsers and their drivers ------------------------------------------
+
+if [ "${RAGTRACE_SKIP_BROWSERS:-}" != 1 ]; then
+  if ! command -v chromedriver >/dev/null 2>&1 || ! command -v firefox >/dev/null 2>&1; then
+    apt_install chromium chromium-driver firefox-esr
+  fi
+fi
+
+# 3. Tools from crates.io and npm ----------------------------------------
+
+mkdir -p "$RAGTRACE_TOOLS_DIR/bin"
+
+installed_version() { "$1" --version 2>/dev/null | head -n1 | awk '{print $2}' | sed 's/^v//'; }
+
+cargo_tool() {
+  local crate=$1 version=$2 binary=$3
+  shift 3
+  [ "$(installed_version "$RAGTRACE_TOOLS_DIR/bin/$binary")" = "$version" ] && return 0
+  log "cargo install $crate $version (a few minutes, once)"
+  # The host toolchain builds the tools; LTO off halves their build time.
+  (cd /tmp && env -u RUSTUP_TOOLCHAIN CARGO_PROFILE_RELEASE_LTO=off \
+    CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install --quiet --force --root "$RAGTRACE_TOOLS_DIR" "$crate" --version "$version" "$@")
+}
+
+wasm_bindgen_version=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/"/, "", $3); print $3; exit}' "$ROOT/Cargo.lock")
+if [ -z "$wasm_bindgen_version" ]; then
+  log "Cargo.lock names no wasm-bindgen version"
+  exit 1
+fi
+# Without --locked: its lockfile once named a yanked dependency version.
+cargo_tool wasm-bindgen-cli "$wasm_bindgen_version" wasm-bindgen
+cargo_tool trunk "$TRUNK_VERSION" trunk --locked
+cargo_tool wasm-pack "$WASM_PACK_VERSION" wasm-pack --locked
+if [ "${RAGTRACE_SKIP_BROWSERS:-}" != 1 ]; then
+  cargo_tool geckodriver "$GECKODRIVER_VERSION" geckodriver --locked
+fi
+
+# Debian's binaryen is too old for today's wasm features; npm's runs under node.
+binaryen_dir="$RAGTRACE_TOOLS_DIR/binaryen-$BINARYEN_VERSION"
+if [ ! -x "$binaryen_dir/node_modules/.bin/wasm-opt" ]; then
+  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+  log "npm install binaryen@$BINARYEN_VERSION"
+  mkdir -p "$binaryen_dir"
+  npm install --silent --no-audit --no-fund --prefix "$binaryen_dir" "binaryen@$BINARYEN_VERSION" >/dev/null
+fi
+ln -sfn "$binaryen_dir/node_modules/.bin/wasm-opt" "$RAGTRACE_TOOLS_DIR/bin/wasm-opt"

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Every check CI runs: formatting, lints (native and wasm32), native tests,
+# browser tests in headless Chromium and Firefox, and a release build of the site.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+bash scripts/setup.sh
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (native, -D warnings)"
+cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
+
+step "wasm32 lints (-D warnings)"
+# Debian's wasm-capable rustc ships no clippy; where the toolchain has one it
+# is used, else a wasm32 check whose warnings fail the run.
+if with_wasm_toolchain cargo clippy --version >/dev/null 2>&1; then
+  with_wasm_toolchain cargo clippy --workspace --all-targets --target wasm32-unknown-unknown --quiet -- -D warnings
+else
+  wasm_check_log=$(mktemp)
+  with_wasm_toolchain cargo check --workspace --all-targets --target wasm32-unknown-unknown \
+    --message-format short 2>&1 | tee "$wasm_check_log"
+  if grep -qE '^(warning|error)' "$wasm_check_log" || grep -qE ': (warning|error)' "$wasm_check_log"; then
+    echo "wasm32 check reported warnings or errors" >&2
+    exit 1
+  fi
+fi
+
+step "native tests"
+cargo test --workspace --all-features
+
+browsers=(--chrome --firefox)
+if [ -n "${RAGTRACE_BROWSERS:-}" ]; then
+  read -r -a browsers <<<"$RAGTRACE_BROWSERS"
+fi
+for crate in core web; do
+  step "browser tests: $crate (${browsers[*]})"
+  with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" "$crate"
+done
+
+step "release build of the static site"
+bash scripts/build-site.sh
