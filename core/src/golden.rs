@@ -436,20 +436,20 @@ pub struct RunBlock {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Level {
+pub enum GoldenLevel {
     Strong,
     Medium,
     Weak,
     Miss,
 }
 
-impl Level {
+impl GoldenLevel {
     pub fn as_str(self) -> &'static str {
         match self {
-            Level::Strong => "strong",
-            Level::Medium => "medium",
-            Level::Weak => "weak",
-            Level::Miss => "miss",
+            GoldenLevel::Strong => "strong",
+            GoldenLevel::Medium => "medium",
+            GoldenLevel::Weak => "weak",
+            GoldenLevel::Miss => "miss",
         }
     }
 }
@@ -500,12 +500,12 @@ pub struct LevelCounts {
 }
 
 impl LevelCounts {
-    pub fn get(&self, level: Level) -> usize {
+    pub fn get(&self, level: GoldenLevel) -> usize {
         match level {
-            Level::Strong => self.strong,
-            Level::Medium => self.medium,
-            Level::Weak => self.weak,
-            Level::Miss => self.miss,
+            GoldenLevel::Strong => self.strong,
+            GoldenLevel::Medium => self.medium,
+            GoldenLevel::Weak => self.weak,
+            GoldenLevel::Miss => self.miss,
         }
     }
 }
@@ -519,7 +519,7 @@ pub struct CaseReport {
     pub trace_name: Option<String>,
     /// Extra: `caseId` or `query`; null without a trace.
     pub linked_by: Option<LinkedBy>,
-    pub level: Level,
+    pub level: GoldenLevel,
     pub doc_hit: bool,
     pub breadcrumb_hit: bool,
     pub coverage: Option<f64>,
@@ -697,10 +697,10 @@ pub fn evaluate(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> Go
     let mut levels = LevelCounts::default();
     for r in &reports {
         match r.level {
-            Level::Strong => levels.strong += 1,
-            Level::Medium => levels.medium += 1,
-            Level::Weak => levels.weak += 1,
-            Level::Miss => levels.miss += 1,
+            GoldenLevel::Strong => levels.strong += 1,
+            GoldenLevel::Medium => levels.medium += 1,
+            GoldenLevel::Weak => levels.weak += 1,
+            GoldenLevel::Miss => levels.miss += 1,
         }
     }
     // Means over all cases; an empty cases file has means of 0, not NaN.
@@ -838,13 +838,13 @@ pub fn evaluate_case(
         || coverage.is_some_and(|c| c >= 0.5)
         || (breadcrumbs.is_empty() && keywords.is_empty());
     let level = if doc_hit && evidence_hit {
-        Level::Strong
+        GoldenLevel::Strong
     } else if doc_hit {
-        Level::Medium
+        GoldenLevel::Medium
     } else if breadcrumb_hit || coverage.is_some_and(|c| c > 0.0) {
-        Level::Weak
+        GoldenLevel::Weak
     } else {
-        Level::Miss
+        GoldenLevel::Miss
     };
 
     let metrics = ranking_metrics(&doc_ranking, &relevant, k);

@@ -2,11 +2,16 @@
 //! `report.md`, a plain-text summary for the CLI, and TREC qrels / run files
 //! so that trec_eval or ranx can recompute the ranking metrics independently.
 
-use crate::golden::{CaseReport, GoldenReport, Level};
+use crate::golden::{CaseReport, GoldenLevel, GoldenReport};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-const LEVELS: [Level; 4] = [Level::Strong, Level::Medium, Level::Weak, Level::Miss];
+const LEVELS: [GoldenLevel; 4] = [
+    GoldenLevel::Strong,
+    GoldenLevel::Medium,
+    GoldenLevel::Weak,
+    GoldenLevel::Miss,
+];
 
 /// The run tag written in the last column of [`trec_run`].
 pub const TREC_RUN_TAG: &str = "ragtrace";
