@@ -1,11 +1,30 @@
 //! ragtrace-core: the whole ragtrace pipeline as pure functions over plain data.
 //!
 //! The behaviour contract is `docs/contract.md`; section numbers in comments refer to it.
+//! Read with [`input::parse_documents`] once, then call [`analyze`] as often as the
+//! settings change: nothing is re-parsed.
 
+pub mod analysis;
+pub mod batch;
+pub mod config;
 pub mod diagnostic;
 pub mod golden;
+pub mod input;
 pub mod label;
+pub mod legacy;
+pub mod outcome;
+pub mod pipeline;
+pub mod quality;
 pub mod report;
+pub mod testdata;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+pub use analysis::{analyze, Analysis, Block, EvidenceComparison, Stages, TraceAnalysis};
+pub use batch::{BatchWarning, ModeSummary, Summary, SweepPoint};
+pub use config::{Config, ConfigError, HybridQuality, Settings};
+pub use input::{parse_document, parse_documents, parse_value, ParsedBatch, Trace};
+pub use legacy::LegacySummary;
+pub use outcome::Level;
+pub use pipeline::Status;

@@ -1,0 +1,164 @@
+//! `ragtrace`: the command-line shell over ragtrace-core (contract section 7).
+//! All logic lives in the library; this file reads files, parses flags and prints.
+
+use clap::{Args, Parser, Subcommand};
+use ragtrace_core::{analyze, input, Settings};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "ragtrace",
+    version,
+    about = "Recompute RAG retrieval quality, order and relevance from traces"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Analyse traces and print the analysis as one JSON object.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(Args)]
+struct SettingsArgs {
+    /// A JSON file of settings (keys of contract section 2, camelCase or snake_case).
+    #[arg(long, value_name = "FILE.json")]
+    config: Option<PathBuf>,
+    /// Override one setting; repeatable, later wins.
+    #[arg(long = "set", value_name = "key=value")]
+    set: Vec<String>,
+}
+
+#[derive(Args)]
+struct AnalyzeArgs {
+    #[command(flatten)]
+    settings: SettingsArgs,
+    /// Add the threshold sweep.
+    #[arg(long)]
+    sweep: bool,
+    /// Trace files; '-' reads standard input.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+}
+
+const EXIT_INPUT: u8 = 1;
+const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Analyze(args) => run_analyze(args),
+    }
+}
+
+fn load_settings(args: &SettingsArgs) -> Result<Settings, String> {
+    let mut settings = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+            Settings::from_json_text(&text).map_err(|err| format!("{}: {err}", path.display()))?
+        }
+        None => Settings::default(),
+    };
+    for item in &args.set {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--set {item}: expected key=value"))?;
+        settings
+            .set(key, value)
+            .map_err(|err| format!("--set {item}: {err}"))?;
+    }
+    Ok(settings)
+}
+
+/// Reads every file; a file that cannot be read is reported and skipped.
+fn read_inputs(files: &[String]) -> (Vec<(String, String)>, bool) {
+    let mut docs = Vec::new();
+    let mut failed = false;
+    for file in files {
+        let read = if file == "-" {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map(|_| ("stdin".to_owned(), text))
+        } else {
+            std::fs::read(file).and_then(|bytes| {
+                String::from_utf8(bytes)
+                    .map(|text| (file.clone(), text))
+                    .map_err(|err| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            format!("not UTF-8 ({err})"),
+                        )
+                    })
+            })
+        };
+        match read {
+            Ok(doc) => docs.push(doc),
+            Err(err) => {
+                eprintln!("ragtrace: {file}: {err}");
+                failed = true;
+            }
+        }
+    }
+    (docs, failed)
+}
+
+fn run_analyze(args: AnalyzeArgs) -> ExitCode {
+    let settings = match load_settings(&args.settings) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("ragtrace: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let (docs, unreadable) = read_inputs(&args.files);
+    let batch = input::parse_documents(&docs);
+    for error in &batch.errors {
+        eprintln!("ragtrace: {error}");
+        if let (Some(text), Some(column)) = (&error.line_text, error.column) {
+            eprintln!("    {text}");
+            eprintln!(
+                "    {}^",
+                " ".repeat(column.saturating_sub(1).min(text.chars().count()))
+            );
+        }
+    }
+    let analysis = match analyze(&batch, &settings, args.sweep) {
+        Ok(analysis) => analysis,
+        Err(err) => {
+            eprintln!("ragtrace: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = serde_json::to_writer(&mut out, &analysis)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    if let Err(err) = written {
+        eprintln!("ragtrace: cannot write the analysis: {err}");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if unreadable || !batch.errors.is_empty() {
+        ExitCode::from(EXIT_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

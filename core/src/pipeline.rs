@@ -1,0 +1,230 @@
+//! Order, acceptance and excerpt truncation (contract section 3.3).
+//!
+//! The order and the duplicates do not depend on the configuration and are fixed
+//! when a trace is read (`input::derive`); here only the per-document cap and
+//! `returnN` are applied, in one pass.
+
+use crate::config::Config;
+use crate::input::{Candidate, Trace};
+use serde::{Serialize, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+/// What post-processing did with a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Accepted,
+    Duplicate,
+    DocCap,
+    ReturnN,
+    Invalid,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Accepted => "accepted",
+            Status::Duplicate => "duplicate",
+            Status::DocCap => "doc_cap",
+            Status::ReturnN => "return_n",
+            Status::Invalid => "invalid",
+        }
+    }
+}
+
+/// One candidate's fate: status and, when accepted, its 1-based accepted rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// Index into the trace's candidates.
+    pub index: usize,
+    pub status: Status,
+    pub accepted_rank: Option<usize>,
+}
+
+/// Walks the candidates in section 3.3 order and decides each one.
+pub fn decide(trace: &Trace, config: &Config) -> Vec<Decision> {
+    let mut per_doc = vec![0usize; trace.doc_count];
+    let mut accepted = 0usize;
+    let mut out = Vec::with_capacity(trace.order.len());
+    for &index in &trace.order {
+        let Some(c) = trace.candidates.get(index) else {
+            continue;
+        };
+        let held = per_doc.get(c.doc_slot).copied().unwrap_or(0);
+        let status = if c.rank.value().is_none() {
+            Status::Invalid
+        } else if c.duplicate_of_rank.is_some() {
+            Status::Duplicate
+        } else if held >= config.max_chunks_per_document {
+            Status::DocCap
+        } else if accepted >= config.return_n {
+            Status::ReturnN
+        } else {
+            Status::Accepted
+        };
+        let accepted_rank = if status == Status::Accepted {
+            accepted += 1;
+            if let Some(slot) = per_doc.get_mut(c.doc_slot) {
+                *slot += 1;
+            }
+            Some(accepted)
+        } else {
+            None
+        };
+        out.push(Decision {
+            index,
+            status,
+            accepted_rank,
+        });
+    }
+    out
+}
+
+/// An excerpt shown truncated but kept whole (the golden evaluation reads the full text).
+///
+/// Serialises as the truncated text; truncation happens only when it is shown, so a
+/// recompute never copies excerpt text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Excerpt {
+    text: Arc<str>,
+    chars: usize,
+    max_chars: usize,
+}
+
+impl Excerpt {
+    pub fn new(text: Arc<str>, chars: usize, max_chars: usize) -> Self {
+        Excerpt {
+            text,
+            chars,
+            max_chars,
+        }
+    }
+
+    /// The full, untruncated text.
+    pub fn full(&self) -> &str {
+        &self.text
+    }
+
+    /// Length of the full text in Unicode scalar values.
+    pub fn chars(&self) -> usize {
+        self.chars
+    }
+
+    pub fn is_truncated(&self) -> bool {
+        self.chars > self.max_chars
+    }
+
+    /// The text as shown: its first `excerptMaxChars` scalar values and `…` when longer.
+    pub fn shown(&self) -> Cow<'_, str> {
+        if self.is_truncated() {
+            Cow::Owned(truncate(&self.text, self.max_chars))
+        } else {
+            Cow::Borrowed(&self.text)
+        }
+    }
+}
+
+/// First `max_chars` Unicode scalar values followed by `…` when longer; nothing trimmed.
+pub fn truncate(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => {
+            let mut out = String::with_capacity(cut + '…'.len_utf8());
+            out.push_str(text.get(..cut).unwrap_or(text));
+            out.push('…');
+            out
+        }
+        None => text.to_owned(),
+    }
+}
+
+impl fmt::Display for Excerpt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.shown())
+    }
+}
+
+impl Serialize for Excerpt {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.shown())
+    }
+}
+
+/// Why a candidate has its status, as a sentence (`duplicate of rank 1`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StatusReason {
+    Accepted { accepted_rank: usize },
+    Duplicate { of_rank: u64 },
+    DocCap { doc_id: Arc<str>, cap: usize },
+    ReturnN { return_n: usize },
+    Invalid { rank: Arc<str> },
+}
+
+impl StatusReason {
+    pub fn of(c: &Candidate, decision: &Decision, config: &Config) -> StatusReason {
+        match decision.status {
+            Status::Accepted => StatusReason::Accepted {
+                accepted_rank: decision.accepted_rank.unwrap_or(0),
+            },
+            Status::Duplicate => StatusReason::Duplicate {
+                of_rank: c.duplicate_of_rank.unwrap_or(0),
+            },
+            Status::DocCap => StatusReason::DocCap {
+                doc_id: c.doc_id.clone(),
+                cap: config.max_chunks_per_document,
+            },
+            Status::ReturnN => StatusReason::ReturnN {
+                return_n: config.return_n,
+            },
+            Status::Invalid => StatusReason::Invalid {
+                rank: match &c.rank {
+                    crate::input::Rank::Invalid(text) => text.clone(),
+                    _ => Arc::from("?"),
+                },
+            },
+        }
+    }
+}
+
+impl fmt::Display for StatusReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StatusReason::Accepted { accepted_rank } => {
+                write!(f, "accepted as block {accepted_rank}")
+            }
+            StatusReason::Duplicate { of_rank } => write!(f, "duplicate of rank {of_rank}"),
+            StatusReason::DocCap { doc_id, cap } => {
+                let blocks = if *cap == 1 { "block" } else { "blocks" };
+                write!(f, "{doc_id} already has {cap} {blocks}")
+            }
+            StatusReason::ReturnN { return_n } => write!(f, "beyond return-n ({return_n})"),
+            StatusReason::Invalid { rank } => {
+                write!(f, "invalid rank: {rank} is not an integer >= 1")
+            }
+        }
+    }
+}
+
+impl Serialize for StatusReason {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_counts_scalar_values_and_keeps_whitespace() {
+        assert_eq!(truncate("abc", 3), "abc");
+        assert_eq!(truncate("abcd", 3), "abc…");
+        assert_eq!(truncate("支付回调超时", 2), "支付…");
+        assert_eq!(truncate("a  b ", 2), "a …");
+        let e = Excerpt::new(Arc::from("héllo"), 5, 4);
+        assert!(e.is_truncated());
+        assert_eq!(e.shown(), "héll…");
+        assert_eq!(e.full(), "héllo");
+    }
+}

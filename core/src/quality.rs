@@ -1,0 +1,242 @@
+//! The single quality normaliser (contract section 3.2): branches only on the canonical label.
+
+use crate::config::{Config, HybridQuality};
+use crate::label::CanonicalLabel;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// How a quality score came about, with the numbers; `Display` writes the formula,
+/// e.g. `1 - min(0.41, 1.2) / 1.2 = 0.658` or `rank 3 of 5 -> 0.6`.
+///
+/// Kept as numbers rather than text so a recompute allocates nothing per candidate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum QualityBasis {
+    /// Dense formula on distance `d` (after a negative one became 0).
+    Dense { d: f64, m: f64, q: f64 },
+    /// Dense label with a null, missing or non-finite score.
+    NoScore,
+    /// Hybrid rank formula; `r` already clamped into `[1, n]`.
+    Rank { r: u64, n: u64, q: f64 },
+    /// `denseWhenPresent` used the hit's `denseDistance`.
+    DenseDistance { d: f64, m: f64, q: f64 },
+    /// `maxRankDense`: the larger of the two.
+    MaxRankDense {
+        r: u64,
+        n: u64,
+        rank_q: f64,
+        d: f64,
+        m: f64,
+        dense_q: f64,
+    },
+    /// No canonical label: quality 0.
+    UnknownLabel,
+    /// The candidate's rank is invalid: quality 0.
+    InvalidRank,
+}
+
+/// A quality score and how it was computed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Quality {
+    pub score: f64,
+    pub basis: QualityBasis,
+}
+
+fn clamp01(q: f64) -> f64 {
+    if q.is_nan() {
+        0.0
+    } else {
+        q.clamp(0.0, 1.0)
+    }
+}
+
+/// `max(0, 1 - min(d, M) / M)`; a negative distance counts as 0.
+pub fn dense_quality(distance: f64, max_l2_distance: f64) -> f64 {
+    let d = distance.max(0.0);
+    clamp01(1.0 - d.min(max_l2_distance) / max_l2_distance)
+}
+
+/// `(n - r + 1) / n` with `r` clamped into `[1, n]`; `n` of 0 counts as 1.
+pub fn rank_quality(rank: u64, n: u64) -> f64 {
+    let n = n.max(1);
+    let r = rank.clamp(1, n);
+    clamp01((n - r + 1) as f64 / n as f64)
+}
+
+/// The quality of one candidate with its explanation.
+///
+/// `rank` is the effective `originalRank`, `n` the number of candidates in the trace.
+pub fn quality(
+    label: Option<CanonicalLabel>,
+    score: Option<f64>,
+    rank: u64,
+    n: usize,
+    config: &Config,
+    dense_distance: Option<f64>,
+) -> Quality {
+    let m = config.max_l2_distance;
+    let n = n as u64;
+    match label {
+        None => Quality {
+            score: 0.0,
+            basis: QualityBasis::UnknownLabel,
+        },
+        Some(CanonicalLabel::Dense) => match score.filter(|d| d.is_finite()) {
+            None => Quality {
+                score: 0.0,
+                basis: QualityBasis::NoScore,
+            },
+            Some(d) => {
+                let q = dense_quality(d, m);
+                Quality {
+                    score: q,
+                    basis: QualityBasis::Dense {
+                        d: d.max(0.0),
+                        m,
+                        q,
+                    },
+                }
+            }
+        },
+        Some(CanonicalLabel::Hybrid) => {
+            let n = n.max(1);
+            let r = rank.clamp(1, n);
+            let rank_q = rank_quality(r, n);
+            let dense = dense_distance.filter(|d| d.is_finite());
+            match (config.hybrid_quality, dense) {
+                (HybridQuality::DenseWhenPresent, Some(d)) => {
+                    let q = dense_quality(d, m);
+                    Quality {
+                        score: q,
+                        basis: QualityBasis::DenseDistance {
+                            d: d.max(0.0),
+                            m,
+                            q,
+                        },
+                    }
+                }
+                (HybridQuality::MaxRankDense, Some(d)) => {
+                    let dense_q = dense_quality(d, m);
+                    Quality {
+                        score: rank_q.max(dense_q),
+                        basis: QualityBasis::MaxRankDense {
+                            r,
+                            n,
+                            rank_q,
+                            d: d.max(0.0),
+                            m,
+                            dense_q,
+                        },
+                    }
+                }
+                _ => Quality {
+                    score: rank_q,
+                    basis: QualityBasis::Rank { r, n, q: rank_q },
+                },
+            }
+        }
+    }
+}
+
+/// The quality score alone (the JS API's `qualityScore`).
+pub fn quality_score(
+    label: Option<CanonicalLabel>,
+    score: Option<f64>,
+    rank: u64,
+    n: usize,
+    config: &Config,
+    dense_distance: Option<f64>,
+) -> f64 {
+    quality(label, score, rank, n, config, dense_distance).score
+}
+
+/// Up to 3 decimals without trailing zeros, for explanations only (outputs keep full precision).
+struct Short(f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = format!("{:.3}", self.0);
+        let text = if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            &text
+        };
+        f.write_str(if text == "-0" { "0" } else { text })
+    }
+}
+
+impl fmt::Display for QualityBasis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            QualityBasis::Dense { d, m, q } => write!(
+                f,
+                "1 - min({}, {}) / {} = {}",
+                Short(d),
+                Short(m),
+                Short(m),
+                Short(q)
+            ),
+            QualityBasis::NoScore => f.write_str("no score -> 0"),
+            QualityBasis::Rank { r, n, q } => write!(f, "rank {r} of {n} -> {}", Short(q)),
+            QualityBasis::DenseDistance { d, m, q } => write!(
+                f,
+                "denseDistance: 1 - min({}, {}) / {} = {}",
+                Short(d),
+                Short(m),
+                Short(m),
+                Short(q)
+            ),
+            QualityBasis::MaxRankDense {
+                r,
+                n,
+                rank_q,
+                d,
+                m,
+                dense_q,
+            } => write!(
+                f,
+                "max(rank {r} of {n} -> {}, 1 - min({}, {}) / {} = {}) = {}",
+                Short(rank_q),
+                Short(d),
+                Short(m),
+                Short(m),
+                Short(dense_q),
+                Short(rank_q.max(dense_q))
+            ),
+            QualityBasis::UnknownLabel => f.write_str("unknown label -> 0"),
+            QualityBasis::InvalidRank => f.write_str("invalid rank -> 0"),
+        }
+    }
+}
+
+impl Serialize for QualityBasis {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explanations_show_the_formula() {
+        let config = Config {
+            max_l2_distance: 1.2,
+            ..Config::default()
+        };
+        let q = quality(Some(CanonicalLabel::Dense), Some(0.41), 1, 7, &config, None);
+        assert_eq!(q.basis.to_string(), "1 - min(0.41, 1.2) / 1.2 = 0.658");
+        let q = quality(Some(CanonicalLabel::Hybrid), Some(0.1), 3, 5, &config, None);
+        assert_eq!(q.basis.to_string(), "rank 3 of 5 -> 0.6");
+        let q = quality(Some(CanonicalLabel::Dense), None, 3, 5, &config, None);
+        assert_eq!(q.basis.to_string(), "no score -> 0");
+    }
+
+    #[test]
+    fn negative_and_huge_distances_clamp() {
+        assert_eq!(dense_quality(-0.5, 1.0), 1.0);
+        assert_eq!(dense_quality(5.0, 1.0), 0.0);
+        assert_eq!(rank_quality(9, 5), 0.2);
+        assert_eq!(rank_quality(0, 0), 1.0);
+    }
+}

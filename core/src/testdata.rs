@@ -1,0 +1,251 @@
+//! Deterministic generated traces for benchmarks, tests and the page's sample.
+//!
+//! No `rand` dependency: a SplitMix64 generator seeded by the caller, so the same
+//! arguments always give the same text on every platform.
+
+use serde_json::{json, Value};
+
+/// SplitMix64: tiny, fast, good enough to vary test data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n` > 0).
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    /// Uniform in `[0, 1)`.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const WORDS: &[&str] = &[
+    "redis",
+    "eviction",
+    "session",
+    "timeout",
+    "retry",
+    "gateway",
+    "certificate",
+    "listener",
+    "payment",
+    "callback",
+    "queue",
+    "consumer",
+    "kubernetes",
+    "memory",
+    "limit",
+    "pod",
+    "buffer",
+    "pool",
+    "index",
+    "shard",
+    "replica",
+    "backup",
+    "restore",
+    "latency",
+    "支付",
+    "超时",
+    "回调",
+    "重试",
+    "订单",
+    "网关",
+    "证书",
+    "对账",
+];
+
+const DOMAINS: &[&str] = &["Ops", "Apps", "Payments", "Platform", "支付"];
+
+fn sentence(rng: &mut Rng, words: usize) -> String {
+    let mut out = String::new();
+    for i in 0..words {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(WORDS[rng.below(WORDS.len() as u64) as usize]);
+    }
+    out
+}
+
+/// One generated trace as a JSON value; `index` names it.
+fn trace(rng: &mut Rng, index: usize, candidates: usize) -> Value {
+    let hybrid = rng.chance(60);
+    let snake = rng.chance(20);
+    let key =
+        |camel: &'static str, snake_name: &'static str| if snake { snake_name } else { camel };
+    let docs = (candidates / 2).max(1) as u64;
+    let mut list = Vec::with_capacity(candidates);
+    let mut distance = 0.15 + rng.unit() * 0.5;
+    for rank in 1..=candidates {
+        let doc = rng.below(docs);
+        let chunk = rng.below(12);
+        // About 5% repeat the previous hit's chunk: duplicates for dedup to remove.
+        let (doc, chunk) = if rank > 1 && rng.chance(5) {
+            (doc.saturating_sub(0), chunk)
+        } else {
+            (doc, chunk)
+        };
+        distance += rng.unit() * 0.12;
+        let label = match (hybrid, rng.below(10)) {
+            (true, 0) => "rrf_fused",
+            (true, 1) => "bm25_only_no_dense",
+            (true, _) => "hybrid",
+            (false, 0) => "l2_distance",
+            (false, _) => "dense",
+        };
+        let doc_id = format!("doc-{index}-{doc}");
+        let mut c = serde_json::Map::new();
+        c.insert(
+            key("evidenceKey", "evidence_key").into(),
+            json!(format!("{doc_id}#{chunk}")),
+        );
+        c.insert(key("docId", "doc_id").into(), json!(doc_id));
+        c.insert(key("chunkIndex", "chunk_index").into(), json!(chunk));
+        let domain = DOMAINS[rng.below(DOMAINS.len() as u64) as usize];
+        c.insert(
+            "breadcrumb".into(),
+            json!(format!(
+                "{domain} > {} > {}",
+                sentence(rng, 1),
+                sentence(rng, 1)
+            )),
+        );
+        c.insert("title".into(), json!(sentence(rng, 3)));
+        let words = 20 + rng.below(40) as usize;
+        c.insert("excerpt".into(), json!(sentence(rng, words)));
+        c.insert(key("originalRank", "original_rank").into(), json!(rank));
+        c.insert(key("scoreLabel", "score_label").into(), json!(label));
+        if hybrid {
+            let rrf = 1.0 / (60.0 + rank as f64);
+            c.insert("score".into(), json!(rrf));
+            c.insert(key("rawScore", "raw_score").into(), json!(rrf));
+            if rng.chance(70) {
+                c.insert(
+                    key("denseDistance", "dense_distance").into(),
+                    json!(distance),
+                );
+            }
+        } else if rng.chance(97) {
+            c.insert("score".into(), json!(distance));
+        } else {
+            c.insert("score".into(), Value::Null);
+        }
+        if rng.chance(50) {
+            let base = (1.2 - distance).max(0.0);
+            let boost = if rng.chance(30) {
+                0.15 + rng.unit() * 0.2
+            } else {
+                0.0
+            };
+            c.insert(key("baseScore", "base_score").into(), json!(base));
+            c.insert(key("finalScore", "final_score").into(), json!(base + boost));
+            if boost > 0.0 {
+                c.insert(
+                    key("boostReasons", "boost_reasons").into(),
+                    json!(["keyword:+0.15"]),
+                );
+            }
+        }
+        if rng.chance(30) {
+            c.insert(
+                key("hitReasons", "hit_reasons").into(),
+                json!(["keyword match"]),
+            );
+        }
+        list.push(Value::Object(c));
+    }
+    let levels = [
+        "PRECISE",
+        "HIGHLY_RELEVANT",
+        "RELEVANT",
+        "LOW_RELEVANCE",
+        "NO_MATCH",
+    ];
+    let mut t = serde_json::Map::new();
+    t.insert("kind".into(), json!("RerankTrace"));
+    t.insert(
+        key("requestId", "request_id").into(),
+        json!(format!("gen-{index:05}")),
+    );
+    t.insert("query".into(), json!(sentence(rng, 5)));
+    t.insert(
+        "mode".into(),
+        json!(if hybrid { "hybrid" } else { "dense" }),
+    );
+    if rng.chance(40) {
+        t.insert(
+            key("categoryFilter", "category_filter").into(),
+            json!("runbook"),
+        );
+    }
+    if rng.chance(30) {
+        t.insert(
+            "options".into(),
+            json!({ "returnN": 3 + rng.below(4), "maxL2Distance": 1.0 + rng.unit() }),
+        );
+    }
+    t.insert("candidates".into(), Value::Array(list));
+    t.insert(
+        key("relevanceLevel", "relevance_level").into(),
+        json!(levels[rng.below(levels.len() as u64) as usize]),
+    );
+    t.insert(
+        key("lowQuality", "low_quality").into(),
+        json!(rng.chance(30)),
+    );
+    Value::Object(t)
+}
+
+/// `{"traces": [...]}` with `traces` traces of `candidates_per_trace` candidates each:
+/// 60% hybrid, some legacy labels, snake_case spellings, finalScores, duplicates,
+/// category filters and recorded options. About 300 bytes per candidate.
+pub fn generate_batch(traces: usize, candidates_per_trace: usize, seed: u64) -> String {
+    let mut rng = Rng(seed);
+    let all: Vec<Value> = (0..traces)
+        .map(|i| trace(&mut rng, i + 1, candidates_per_trace))
+        .collect();
+    json!({ "traces": all }).to_string()
+}
+
+/// The same traces as JSON Lines, one trace per line.
+pub fn generate_jsonl(traces: usize, candidates_per_trace: usize, seed: u64) -> String {
+    let mut rng = Rng(seed);
+    let mut out = String::new();
+    for i in 0..traces {
+        out.push_str(&trace(&mut rng, i + 1, candidates_per_trace).to_string());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deterministic_and_parseable() {
+        let a = generate_batch(5, 10, 7);
+        assert_eq!(a, generate_batch(5, 10, 7));
+        assert_ne!(a, generate_batch(5, 10, 8));
+        let batch = crate::input::parse_document("gen", &a);
+        assert!(batch.errors.is_empty());
+        assert_eq!(batch.traces.len(), 5);
+        assert_eq!(batch.candidate_count(), 50);
+        let lines = crate::input::parse_document("gen.jsonl", &generate_jsonl(4, 3, 1));
+        assert!(lines.errors.is_empty());
+        assert_eq!(lines.traces.len(), 4);
+    }
+}
