@@ -1199,6 +1199,9 @@ fn kind_of(o: &mut RawObject) -> Result<TraceKind, String> {
         Some(kind) => Ok(kind),
         None if has_list(&o.candidates) => Ok(TraceKind::RerankTrace),
         None if has_list(&o.evidence) || embedded => Ok(TraceKind::LookupResult),
+        None if matches!(o.evidence, Some((ListField::Wrong(_), _))) => {
+            Err(missing_list_message(o, "evidence"))
+        }
         None => Err(missing_list_message(o, "candidates")),
     }
 }
@@ -1247,6 +1250,15 @@ fn build_trace(
 
     // A LookupResult: analyse the embedded trace when there is one, else the evidence.
     let outer_prefix = place.pointer;
+    if let Some((_, name)) = o.candidates.take() {
+        o.diags.0.push(Diagnostic::warning(
+            "candidates-ignored",
+            format!(
+                "a LookupResult's {name} are ignored: its evidence (or embedded trace) is analysed"
+            ),
+            format!("/{name}"),
+        ));
+    }
     let evidence = o.evidence.take();
     let embedded = match o.trace.take() {
         Some((Item::Object(inner), name)) => match inner.candidates {
