@@ -1,34 +1,262 @@
 //! The ragtrace inspector page: a thin Leptos shell over `ragtrace-core`.
+//!
+//! Everything the page shows is computed by the core (`parse_documents`, then
+//! `analyze` on every knob change); the page only lays it out. Trace text is
+//! always rendered as text nodes, never as HTML, and nothing uses the network.
 
+pub mod browser;
+pub mod components;
+pub mod format;
+pub mod persist;
+pub mod samples;
+pub mod state;
+
+use components::{
+    baseline::BaselineComparison, distribution::Distribution, error_panel::ErrorPanel,
+    file_list::FileList, input::InputPanel, knobs::Knobs, sweep_plot::SweepPanel,
+    trace_list::TraceList, trace_view::TraceView, transitions::Transitions, warnings::Warnings,
+};
 use leptos::prelude::*;
-
-/// The sample trace the page opens with, so a first visitor sees an analysis at once.
-pub const SAMPLE_DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
+pub use samples::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
+use state::{AppState, View};
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (input, set_input) = signal(SAMPLE_DENSE_TRACE.to_owned());
+    let restored = persist::restore();
+    let state = AppState::new(restored.documents, restored.paste, restored.settings);
+    persist::apply_hash(state, restored.hash);
+    provide_context(state);
+    persist::keep_in_sync(state);
+    accept_dropped_files(state);
+
     view! {
-        <main class="app">
-            <header>
-                <h1>"ragtrace"</h1>
-                <p class="tagline">"See why your retrieval returned what it did."</p>
+        <div class="app" class:dragging=move || state.dragging.get()>
+            <header class="app-header">
+                <div>
+                    <h1>"ragtrace"</h1>
+                    <p class="tagline">
+                        "See why your retrieval returned what it did. Everything runs in this page; nothing is uploaded."
+                    </p>
+                </div>
+                <Downloads/>
             </header>
-            <section class="input-panel">
-                <label for="trace-input">"Traces (JSON, JSON array or JSON Lines)"</label>
-                <textarea
-                    id="trace-input"
-                    spellcheck="false"
-                    prop:value=input
-                    on:input=move |ev| set_input.set(event_target_value(&ev))
-                ></textarea>
-            </section>
-        </main>
+            <Notice/>
+            <div class="layout">
+                <aside class="sidebar">
+                    <InputPanel/>
+                    <FileList/>
+                    <Knobs/>
+                </aside>
+                <main class="main" id="main">
+                    <ErrorPanel/>
+                    <StaleBanner/>
+                    <ViewTabs/>
+                    <MainView/>
+                </main>
+            </div>
+        </div>
+    }
+}
+
+/// Files dropped anywhere on the page join the batch.
+fn accept_dropped_files(state: AppState) {
+    let over = window_event_listener(leptos::ev::dragover, move |ev| {
+        // Without this the browser would open the file instead of handing it to us.
+        ev.prevent_default();
+        if !state.dragging.get_untracked() {
+            state.dragging.set(true);
+        }
+    });
+    let leave = window_event_listener(leptos::ev::dragleave, move |ev| {
+        // Leaving the window has no related target; moving between children has one.
+        if ev.related_target().is_none() {
+            state.dragging.set(false);
+        }
+    });
+    let drop = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        state.dragging.set(false);
+        if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
+            browser::read_files(state, files);
+        }
+    });
+    on_cleanup(move || {
+        over.remove();
+        leave.remove();
+        drop.remove();
+    });
+}
+
+#[component]
+fn Notice() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        state.notice.get().map(|text| {
+            view! {
+                <div class="notice" role="status">
+                    <span>{text}</span>
+                    <button type="button" class="quiet" on:click=move |_| state.notice.set(None)>
+                        "Dismiss"
+                    </button>
+                </div>
+            }
+        })
+    }
+}
+
+/// Says so when the results below are older than the input (which could not be read).
+#[component]
+fn StaleBanner() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <Show when=move || state.stale.get()>
+            <div class="stale-banner" role="status">
+                "Showing the last good analysis: the current input could not be read (see the errors above). "
+                "Fix or remove the unreadable input to analyse it."
+            </div>
+        </Show>
+        <Show when=move || state.computed.with(|c| c.is_err())>
+            <div class="stale-banner" role="status">
+                "Showing the analysis for the last valid settings: the current settings are invalid (see above)."
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn ViewTabs() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let trace_count = move || {
+        state
+            .analysis
+            .with(|a| a.as_ref().map_or(0, |a| a.traces.len()))
+    };
+    let is_batch = move || state.shown_view.get() == View::Batch;
+    let open_trace = move || match state.shown_view.get() {
+        View::Trace(index) => Some(index),
+        _ => None,
+    };
+    view! {
+        <nav class="tabs" aria-label="Views">
+            <button
+                type="button"
+                class="tab"
+                aria-pressed=move || is_batch().to_string()
+                on:click=move |_| state.view.set(View::Batch)
+            >
+                {move || format!("Batch ({})", format::count(trace_count(), "trace", "traces"))}
+            </button>
+            <button
+                type="button"
+                class="tab"
+                aria-pressed=move || open_trace().is_some().to_string()
+                disabled=move || trace_count() == 0
+                on:click=move |_| {
+                    if open_trace().is_none() {
+                        state.view.set(View::Trace(0));
+                    }
+                }
+            >
+                {move || match open_trace() {
+                    Some(index) => {
+                        let name = state
+                            .analysis
+                            .with(|a| {
+                                a.as_ref().and_then(|a| a.traces.get(index).map(|t| t.name.clone()))
+                            })
+                            .unwrap_or_default();
+                        format!("Trace {name}")
+                    }
+                    None => "Trace".to_owned(),
+                }}
+            </button>
+        </nav>
+    }
+}
+
+#[component]
+fn MainView() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let has_analysis = move || state.analysis.with(Option::is_some);
+    view! {
+        <div class="results" class:stale=move || state.stale.get()>
+            <Show
+                when=has_analysis
+                fallback=|| view! { <p class="empty">"Load traces to see an analysis."</p> }
+            >
+                {move || match state.shown_view.get() {
+                    View::Trace(index) => view! { <TraceView index=index/> }.into_any(),
+                    _ => view! { <BatchView/> }.into_any(),
+                }}
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn BatchView() -> impl IntoView {
+    view! {
+        <div class="batch-view">
+            <Warnings/>
+            <BaselineComparison/>
+            <div class="grid-2">
+                <Distribution/>
+                <SweepPanel/>
+            </div>
+            <Transitions/>
+            <TraceList/>
+        </div>
+    }
+}
+
+/// Downloads of what is on screen: the CLI's JSON and the trace list as CSV.
+#[component]
+fn Downloads() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let download_json = move |_| {
+        let Some(analysis) = state.analysis.get_untracked() else {
+            return;
+        };
+        let result = serde_json::to_string_pretty(&*analysis)
+            .map_err(|e| e.to_string())
+            .and_then(|json| {
+                browser::download("ragtrace-analysis.json", "application/json", &json)
+            });
+        if let Err(error) = result {
+            state
+                .notice
+                .set(Some(format!("The download failed: {error}")));
+        }
+    };
+    let download_csv = move |_| {
+        let Some(analysis) = state.analysis.get_untracked() else {
+            return;
+        };
+        let csv = components::trace_list::csv(&analysis);
+        if let Err(error) = browser::download("ragtrace-traces.csv", "text/csv", &csv) {
+            state
+                .notice
+                .set(Some(format!("The download failed: {error}")));
+        }
+    };
+    view! {
+        <div class="header-actions">
+            <button type="button" on:click=download_json>"Download analysis (JSON)"</button>
+            <button type="button" on:click=download_csv>"Download trace list (CSV)"</button>
+            <button
+                type="button"
+                class="quiet"
+                title="Forget the input and settings this browser remembers, and return to the opening sample"
+                on:click=move |_| persist::forget(state)
+            >
+                "Clear saved input"
+            </button>
+        </div>
     }
 }
 
 /// Mounts the app on `<body>`; panics are shown on the page, not only in the console.
 pub fn mount() {
-    console_error_panic_hook::set_once();
+    browser::install_panic_hook();
     leptos::mount::mount_to_body(App);
 }

@@ -1,0 +1,201 @@
+//! Baseline comparison: pin the current knobs, keep moving them, and see what changed.
+
+use crate::components::distribution::Counts;
+use crate::format::{level_class, LEVELS};
+use crate::persist::settings_pairs;
+use crate::state::{AppState, Shared, View};
+use leptos::prelude::*;
+use ragtrace_core::{Analysis, ConfigError};
+
+/// The knob settings the baseline froze, as `key=value` text.
+fn describe_pin(state: AppState) -> String {
+    state.baseline.with(|b| {
+        b.as_ref().map_or_else(String::new, |settings| {
+            let pairs = settings_pairs(settings);
+            if pairs.is_empty() {
+                "defaults".to_owned()
+            } else {
+                pairs
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        })
+    })
+}
+
+/// Pin / unpin, in the knobs panel.
+#[component]
+pub fn PinControls() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let pinned = move || state.baseline.with(Option::is_some);
+    view! {
+        <div class="pin-controls">
+            <Show
+                when=pinned
+                fallback=move || {
+                    view! {
+                        <button
+                            type="button"
+                            id="pin-baseline"
+                            title="Freeze the current settings; the views then compare against them"
+                            on:click=move |_| state.baseline.set(Some(state.settings.get_untracked()))
+                        >
+                            "Pin as baseline"
+                        </button>
+                    }
+                }
+            >
+                <button type="button" id="unpin-baseline" on:click=move |_| state.baseline.set(None)>
+                    "Unpin baseline"
+                </button>
+                <p class="hint">"Baseline: " {move || describe_pin(state)}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// The traces whose level differs between baseline and current: (index, name, baseline, current).
+fn changed_traces(
+    baseline: &Analysis,
+    current: &Analysis,
+) -> Vec<(usize, String, &'static str, &'static str)> {
+    baseline
+        .traces
+        .iter()
+        .zip(&current.traces)
+        .enumerate()
+        .filter(|(_, (b, c))| b.relevance_level != c.relevance_level)
+        .map(|(i, (b, c))| {
+            (
+                i,
+                c.name.clone(),
+                b.relevance_level.as_str(),
+                c.relevance_level.as_str(),
+            )
+        })
+        .collect()
+}
+
+/// How many changed traces are listed here; the trace list's "changed only" filter shows all.
+const LISTED: usize = 50;
+
+/// In the batch view while a baseline is pinned: distributions side by side and
+/// the traces whose level changed.
+#[component]
+pub fn BaselineComparison() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let pair = Memo::new(
+        move |_| -> Option<Result<(Shared<Analysis>, Shared<Analysis>), ConfigError>> {
+            let baseline = state.baseline_analysis.get()?;
+            let current = state.analysis.get()?;
+            Some(baseline.map(|b| (b, current)))
+        },
+    );
+    move || {
+        let result = pair.get()?;
+        Some(match result {
+            Err(error) => view! {
+                <section class="panel baseline" aria-labelledby="baseline-title">
+                    <h2 id="baseline-title">"Baseline"</h2>
+                    <p>"The pinned settings are invalid: " {error.to_string()}</p>
+                </section>
+            }
+            .into_any(),
+            Ok((baseline, current)) => {
+                let before = Counts::scopes(&baseline.summary);
+                let after = Counts::scopes(&current.summary);
+                let changed = changed_traces(&baseline, &current);
+                let total = changed.len();
+                let header = before
+                    .iter()
+                    .map(|c| {
+                        view! {
+                            <th scope="colgroup" colspan="2" class="scope">{c.scope}</th>
+                        }
+                    })
+                    .collect_view();
+                let subheader = before
+                    .iter()
+                    .map(|_| view! { <th scope="col">"baseline"</th> <th scope="col">"current"</th> })
+                    .collect_view();
+                let rows = LEVELS
+                    .iter()
+                    .map(|level| {
+                        let name = level.as_str();
+                        let cells = before
+                            .iter()
+                            .zip(&after)
+                            .map(|(b, a)| {
+                                let (then, now) = (b.level(name), a.level(name));
+                                view! {
+                                    <td class="num">{then}</td>
+                                    <td class="num" class:changed=then != now>{now}</td>
+                                }
+                            })
+                            .collect_view();
+                        view! {
+                            <tr data-level=name>
+                                <th scope="row"><span class=level_class(name)>{name}</span></th>
+                                {cells}
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                let listed = changed
+                    .into_iter()
+                    .take(LISTED)
+                    .map(|(index, name, then, now)| {
+                        view! {
+                            <li>
+                                <button
+                                    type="button"
+                                    class="link"
+                                    on:click=move |_| state.view.set(View::Trace(index))
+                                >
+                                    {name}
+                                </button>
+                                " "
+                                <span class=level_class(then)>{then}</span>
+                                " → "
+                                <span class=level_class(now)>{now}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <section class="panel baseline" aria-labelledby="baseline-title">
+                        <h2 id="baseline-title">"Baseline vs current"</h2>
+                        <p class="hint">"Baseline: " {describe_pin(state)}</p>
+                        <div class="scroll-x">
+                            <table class="counts" id="baseline-table">
+                                <thead>
+                                    <tr>
+                                        <th scope="col" rowspan="2">"level"</th>
+                                        {header}
+                                    </tr>
+                                    <tr>{subheader}</tr>
+                                </thead>
+                                <tbody>{rows}</tbody>
+                            </table>
+                        </div>
+                        <h3>
+                            {crate::format::count(total, "trace changed level", "traces changed level")}
+                        </h3>
+                        <ul class="changed-traces">{listed}</ul>
+                        {(total > LISTED)
+                            .then(|| {
+                                view! {
+                                    <p class="hint">
+                                        {format!("The first {LISTED} are listed; tick \"changed only\" in the trace list for all.")}
+                                    </p>
+                                }
+                            })}
+                    </section>
+                }
+                .into_any()
+            }
+        })
+    }
+}

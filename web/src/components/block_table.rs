@@ -1,0 +1,193 @@
+//! Every candidate of one trace, in processing order, with why it was kept or dropped.
+
+use crate::format::number;
+use leptos::prelude::*;
+use ragtrace_core::label::CanonicalLabel;
+use ragtrace_core::{Block, Status};
+
+/// How a block's acceptance changed against the pinned baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaselineChange {
+    Same,
+    Entered,
+    Left,
+}
+
+/// What the score means for this label: an L2 distance, or a fused score that is not used.
+fn score_meaning(block: &Block) -> String {
+    let score = block
+        .score
+        .map_or_else(|| "no score".to_owned(), |s| s.to_string());
+    match block.canonical_label {
+        Some(CanonicalLabel::Dense) => format!("{score} (L2 distance)"),
+        Some(CanonicalLabel::Hybrid) => {
+            let mut text = format!("{score} (fused score, not used)");
+            if let Some(d) = block.dense_distance {
+                text.push_str(&format!("; denseDistance {d}"));
+            }
+            text
+        }
+        None => format!("{score} (unknown label: not used)"),
+    }
+}
+
+fn status_class(status: Status) -> &'static str {
+    match status {
+        Status::Accepted => "status status-accepted",
+        Status::Duplicate => "status status-duplicate",
+        Status::DocCap => "status status-doc-cap",
+        Status::ReturnN => "status status-return-n",
+        Status::Invalid => "status status-invalid",
+    }
+}
+
+#[component]
+pub fn BlockTable(
+    blocks: Vec<Block>,
+    /// One entry per block when a baseline is pinned.
+    changes: Option<Vec<BaselineChange>>,
+) -> impl IntoView {
+    let pinned = changes.is_some();
+    let rows = blocks
+        .into_iter()
+        .enumerate()
+        .map(|(i, block)| {
+            let change = changes
+                .as_ref()
+                .and_then(|c| c.get(i).copied())
+                .unwrap_or(BaselineChange::Same);
+            view! { <BlockRow block=block change=change pinned=pinned/> }
+        })
+        .collect_view();
+    view! {
+        <section class="panel blocks" aria-labelledby="blocks-title">
+            <h3 id="blocks-title">"Blocks in processing order"</h3>
+            <div class="scroll-x">
+                <table class="block-table" id="block-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"rank"</th>
+                            <th scope="col">"evidence key"</th>
+                            <th scope="col">"document"</th>
+                            <th scope="col">"label"</th>
+                            <th scope="col">"score"</th>
+                            <th scope="col">"quality"</th>
+                            <th scope="col">"status"</th>
+                            <th scope="col">"accepted"</th>
+                            <th scope="col">"legacy"</th>
+                            {pinned.then(|| view! { <th scope="col">"vs baseline"</th> })}
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView {
+    let rank = block
+        .original_rank
+        .map_or_else(|| "invalid".to_owned(), |r| r.to_string());
+    let from_position = block.rank_from_position;
+    let raw_label = block.score_label.as_deref().map(str::to_owned);
+    let canonical = block
+        .canonical_label
+        .map_or("unknown", CanonicalLabel::as_str);
+    let formula = block.quality_explanation.to_string();
+    let quality = block.quality_score;
+    let legacy = block.legacy_position.map(|position| {
+        let promoted = block.displacement.filter(|d| *d > 0);
+        view! {
+            <span>
+                {format!("#{position}")}
+                {promoted
+                    .map(|d| {
+                        view! {
+                            <span class="promotion" title=format!("the legacy boosts moved it up {d}")>
+                                {format!(" ▲{d}")}
+                            </span>
+                        }
+                    })}
+                {block
+                    .final_score
+                    .map(|s| view! { <span class="hint">{format!(" finalScore {s}")}</span> })}
+            </span>
+        }
+    });
+    let excerpt = block.excerpt.clone().map(|e| {
+        let shown = e.shown().into_owned();
+        if e.is_truncated() {
+            let full = e.full().to_owned();
+            view! {
+                <details class="excerpt">
+                    <summary>{shown}</summary>
+                    <p class="excerpt-full">{full}</p>
+                </details>
+            }
+            .into_any()
+        } else {
+            view! { <p class="excerpt">{shown}</p> }.into_any()
+        }
+    });
+    let breadcrumb = block.breadcrumb.as_deref().map(str::to_owned);
+    let title = block.title.as_deref().map(str::to_owned);
+    let change_cell = pinned.then(|| {
+        let (class, text) = match change {
+            BaselineChange::Same => ("", ""),
+            BaselineChange::Entered => ("entered", "entered"),
+            BaselineChange::Left => ("left", "left"),
+        };
+        view! { <td class=format!("baseline-change {class}")>{text}</td> }
+    });
+    view! {
+        <tr
+            class=format!("block-row {}", status_class(block.status))
+            class:entered=change == BaselineChange::Entered
+            class:left=change == BaselineChange::Left
+        >
+            <td class="num">
+                {rank}
+                {from_position
+                    .then(|| view! { <span class="badge" title="originalRank absent: array position used">"pos"</span> })}
+            </td>
+            <td class="evidence">
+                <code>{block.evidence_key.to_string()}</code>
+                {breadcrumb.map(|b| view! { <div class="hint">{b}</div> })}
+                {title.map(|t| view! { <div class="hint">{t}</div> })}
+                {excerpt}
+            </td>
+            <td><code>{block.doc_id.to_string()}</code></td>
+            <td class="label">
+                {match raw_label {
+                    Some(raw) if raw.trim().to_lowercase() != canonical => {
+                        view! { <span>{raw} " → " {canonical}</span> }.into_any()
+                    }
+                    Some(raw) => view! { <span>{raw}</span> }.into_any(),
+                    None => view! { <span class="hint">"(mode) → " {canonical}</span> }.into_any(),
+                }}
+                {block
+                    .legacy_alias
+                    .then(|| view! { <span class="badge legacy" title="legacy label alias">"legacy"</span> })}
+            </td>
+            <td class="score">{score_meaning(&block)}</td>
+            <td class="quality">
+                <div class="quality-cell" tabindex="0">
+                    <svg class="quality-bar" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+                        <rect x="0" y="0" width=quality height="1"></rect>
+                    </svg>
+                    <span class="num">{number(quality)}</span>
+                    <span class="formula" role="tooltip">{formula.clone()}</span>
+                </div>
+            </td>
+            <td>
+                <span class=status_class(block.status)>{block.status.as_str()}</span>
+                <div class="hint status-reason">{block.status_reason.to_string()}</div>
+            </td>
+            <td class="num">{block.accepted_rank.map(|r| r.to_string())}</td>
+            <td>{legacy}</td>
+            {change_cell}
+        </tr>
+    }
+}

@@ -1,0 +1,96 @@
+//! Bad input and bad settings, located: file, line, column, the line with a caret,
+//! or the JSON path of a wrong type.
+
+use crate::state::AppState;
+use leptos::prelude::*;
+use ragtrace_core::diagnostic::InputError;
+
+/// Where the caret goes under `line_text`, in characters from its start.
+///
+/// The core shows a long line as a window of about 200 characters around the
+/// column, starting with `…` 100 characters before it (see docs/decisions.md).
+fn caret_offset(error: &InputError, line_text: &str) -> Option<usize> {
+    let column = error.column?;
+    let before = column.saturating_sub(1);
+    Some(if line_text.starts_with('…') {
+        1 + before.min(100)
+    } else {
+        before
+    })
+}
+
+fn location(error: &InputError) -> String {
+    let mut text = error.source.clone();
+    if let Some(line) = error.line {
+        text.push_str(&format!(", line {line}"));
+        if let Some(column) = error.column {
+            text.push_str(&format!(", column {column}"));
+        }
+    }
+    text
+}
+
+#[component]
+pub fn ErrorPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let errors = Memo::new(move |_| state.parsed.with(|p| p.errors.clone()));
+    let config_error = Memo::new(move |_| state.computed.with(|c| c.as_ref().err().cloned()));
+    view! {
+        {move || {
+            config_error
+                .get()
+                .map(|error| {
+                    view! {
+                        <section class="panel error-panel" role="alert" aria-labelledby="config-error-title">
+                            <h2 id="config-error-title">"Invalid settings"</h2>
+                            <p>
+                                <code>{error.key.clone().unwrap_or_else(|| "settings".to_owned())}</code>
+                                ": "
+                                {error.message.clone()}
+                                ". Nothing was recomputed with them."
+                            </p>
+                        </section>
+                    }
+                })
+        }}
+        <Show when=move || errors.with(|e| !e.is_empty())>
+            <section class="panel error-panel" role="alert" aria-labelledby="input-error-title">
+                <h2 id="input-error-title">
+                    {move || {
+                        crate::format::count(
+                            errors.with(Vec::len),
+                            "input could not be read",
+                            "inputs could not be read",
+                        )
+                    }}
+                </h2>
+                <ul class="input-errors">
+                    {move || errors.get().into_iter().map(|error| view! { <InputErrorItem error=error/> }).collect_view()}
+                </ul>
+            </section>
+        </Show>
+    }
+}
+
+#[component]
+fn InputErrorItem(error: InputError) -> impl IntoView {
+    let excerpt = error.line_text.clone().map(|line| {
+        let caret = caret_offset(&error, &line).map(|offset| format!("{}^", " ".repeat(offset)));
+        view! {
+            <pre class="error-line">
+                <code>{line}</code>
+                {caret.map(|caret| view! { "\n" <span class="caret">{caret}</span> })}
+            </pre>
+        }
+    });
+    view! {
+        <li class="input-error">
+            <div>
+                <strong class="error-location">{location(&error)}</strong>
+                {error.path.clone().map(|path| view! { " at " <code class="json-path">{path}</code> })}
+            </div>
+            <div class="error-message">{error.message.clone()}</div>
+            {excerpt}
+        </li>
+    }
+}

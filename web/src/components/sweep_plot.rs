@@ -1,0 +1,297 @@
+//! The threshold sweep (contract section 4): for each threshold t, the fraction of
+//! traces whose top quality is >= t, dense and hybrid as separate lines, with the
+//! current thresholds marked. The points come from the core's `batch::sweep`.
+
+use crate::format::number;
+use crate::state::{AppState, Shared};
+use leptos::prelude::*;
+use ragtrace_core::batch::sweep;
+use ragtrace_core::label::CanonicalLabel;
+use ragtrace_core::{Config, SweepPoint, TraceAnalysis};
+
+/// The sweep of one group of traces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepLine {
+    pub name: &'static str,
+    pub class: &'static str,
+    pub points: Vec<SweepPoint>,
+}
+
+/// Marked vertical lines: the thresholds in force.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    pub name: &'static str,
+    pub class: &'static str,
+    pub at: f64,
+}
+
+fn mode_sweep(traces: &[TraceAnalysis], mode: CanonicalLabel) -> Vec<SweepPoint> {
+    // The core's sweep takes a slice of analysed traces; the mode's traces are
+    // copied into one (cheap: the analysis shares its strings).
+    let of_mode: Vec<TraceAnalysis> = traces
+        .iter()
+        .filter(|t| t.mode == Some(mode))
+        .cloned()
+        .collect();
+    if of_mode.is_empty() {
+        Vec::new()
+    } else {
+        sweep(&of_mode)
+    }
+}
+
+#[component]
+pub fn SweepPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lines = Memo::new(move |_| {
+        let Some(analysis) = state.analysis.get() else {
+            return Shared::new(Vec::new());
+        };
+        let mut lines = Vec::new();
+        for (name, class, mode) in [
+            ("dense", "line-dense", CanonicalLabel::Dense),
+            ("hybrid", "line-hybrid", CanonicalLabel::Hybrid),
+        ] {
+            let points = mode_sweep(&analysis.traces, mode);
+            if !points.is_empty() {
+                lines.push(SweepLine {
+                    name,
+                    class,
+                    points,
+                });
+            }
+        }
+        if let Some(points) = analysis.sweep.clone() {
+            lines.push(SweepLine {
+                name: "all",
+                class: "line-all",
+                points,
+            });
+        }
+        Shared::new(lines)
+    });
+    let markers = Memo::new(move |_| {
+        let config: Config = state
+            .analysis
+            .with(|a| a.as_ref().map(|a| a.config).unwrap_or_default());
+        vec![
+            Marker {
+                name: "preciseThreshold",
+                class: "marker-precise",
+                at: config.precise_threshold,
+            },
+            Marker {
+                name: "highlyRelevantThreshold",
+                class: "marker-highly",
+                at: config.highly_relevant_threshold,
+            },
+            Marker {
+                name: "referenceThreshold",
+                class: "marker-reference",
+                at: config.reference_threshold,
+            },
+        ]
+    });
+    view! {
+        <section class="panel sweep" aria-labelledby="sweep-title">
+            <h2 id="sweep-title">"Threshold sweep"</h2>
+            <p class="hint">
+                "Share of traces with an accepted block whose top quality is at or above each threshold."
+            </p>
+            <SweepPlot lines=lines markers=markers/>
+        </section>
+    }
+}
+
+/// Plot frame in pixels; the data are drawn in a nested 0..1 × 0..1 coordinate
+/// system (SVG does the scaling, the page does no arithmetic on the values).
+const LEFT: &str = "44";
+const TOP: &str = "12";
+const WIDTH: &str = "500";
+const HEIGHT: &str = "200";
+
+/// Ticks: (value label, pixel position along the axis).
+const X_TICKS: [(&str, &str); 5] = [
+    ("0", "44"),
+    ("0.25", "169"),
+    ("0.5", "294"),
+    ("0.75", "419"),
+    ("1", "544"),
+];
+const Y_TICKS: [(&str, &str); 3] = [("0", "212"), ("0.5", "112"), ("1", "12")];
+
+fn points_attr(points: &[SweepPoint]) -> String {
+    points
+        .iter()
+        .map(|p| format!("{},{}", p.threshold, p.fraction))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[component]
+pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
+    view! {
+        <figure class="sweep-figure">
+            <svg
+                class="sweep-plot"
+                viewBox="0 0 560 250"
+                role="img"
+                aria-labelledby="sweep-desc"
+                preserveAspectRatio="xMidYMid meet"
+            >
+                <desc id="sweep-desc">
+                    "Fraction of traces (vertical, 0 to 1) whose top quality reaches each threshold (horizontal, 0 to 1), per mode, with the current thresholds as vertical lines."
+                </desc>
+                <g class="axes">
+                    {X_TICKS
+                        .into_iter()
+                        .map(|(label, x)| {
+                            view! {
+                                <line class="grid" x1=x x2=x y1="12" y2="212"></line>
+                                <text x=x y="230" text-anchor="middle">{label}</text>
+                            }
+                        })
+                        .collect_view()}
+                    {Y_TICKS
+                        .into_iter()
+                        .map(|(label, y)| {
+                            view! {
+                                <line class="grid" x1="44" x2="544" y1=y y2=y></line>
+                                <text x="38" y=y text-anchor="end" dominant-baseline="middle">{label}</text>
+                            }
+                        })
+                        .collect_view()}
+                    <text x="294" y="247" text-anchor="middle" class="axis-title">"threshold t"</text>
+                </g>
+                <svg
+                    x=LEFT
+                    y=TOP
+                    width=WIDTH
+                    height=HEIGHT
+                    viewBox="0 0 1 1"
+                    preserveAspectRatio="none"
+                    overflow="visible"
+                >
+                    // Flip the vertical axis: fraction 1 at the top.
+                    <g transform="matrix(1 0 0 -1 0 1)">
+                        {move || {
+                            markers
+                                .get()
+                                .into_iter()
+                                .map(|m| {
+                                    view! {
+                                        <line
+                                            class=format!("marker {}", m.class)
+                                            data-marker=m.name
+                                            x1=m.at
+                                            x2=m.at
+                                            y1="0"
+                                            y2="1"
+                                            vector-effect="non-scaling-stroke"
+                                        >
+                                            <title>{format!("{} = {}", m.name, number(m.at))}</title>
+                                        </line>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                        {move || {
+                            lines
+                                .get()
+                                .iter()
+                                .map(|line| {
+                                    view! {
+                                        <polyline
+                                            class=format!("sweep-line {}", line.class)
+                                            data-line=line.name
+                                            fill="none"
+                                            points=points_attr(&line.points)
+                                            vector-effect="non-scaling-stroke"
+                                        >
+                                            <title>{line.name}</title>
+                                        </polyline>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </g>
+                </svg>
+            </svg>
+            <figcaption class="legend">
+                {move || {
+                    lines
+                        .get()
+                        .iter()
+                        .map(|line| {
+                            view! {
+                                <span class=format!("legend-item {}", line.class)>{line.name}</span>
+                            }
+                        })
+                        .collect_view()
+                }}
+                {move || {
+                    markers
+                        .get()
+                        .into_iter()
+                        .map(|m| {
+                            view! {
+                                <span class=format!("legend-item {}", m.class)>
+                                    {format!("{} {}", m.name, number(m.at))}
+                                </span>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </figcaption>
+            <details class="sweep-table">
+                <summary>"Sweep as a table"</summary>
+                {move || {
+                    let lines = lines.get();
+                    let header = lines
+                        .iter()
+                        .map(|l| view! { <th scope="col">{l.name}</th> })
+                        .collect_view();
+                    let rows = lines
+                        .first()
+                        .map(|first| {
+                            first
+                                .points
+                                .iter()
+                                .enumerate()
+                                .filter(|(i, _)| i % 5 == 0)
+                                .map(|(i, p)| {
+                                    let cells = lines
+                                        .iter()
+                                        .map(|l| {
+                                            view! {
+                                                <td class="num">
+                                                    {l.points.get(i).map(|p| number(p.fraction))}
+                                                </td>
+                                            }
+                                        })
+                                        .collect_view();
+                                    view! {
+                                        <tr>
+                                            <th scope="row">{number(p.threshold)}</th>
+                                            {cells}
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        });
+                    view! {
+                        <table class="counts">
+                            <thead>
+                                <tr>
+                                    <th scope="col">"t"</th>
+                                    {header}
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    }
+                }}
+            </details>
+        </figure>
+    }
+}

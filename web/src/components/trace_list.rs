@@ -1,0 +1,431 @@
+//! The trace list: filter, sort, open a trace. Virtualised (only the rows in view
+//! exist in the DOM, in a scroll container of fixed row height), so it stays
+//! smooth with 100,000 traces.
+
+use crate::format::{self, level_class, LEVELS};
+use crate::state::{AppState, ListControls, ModeFilter, Shared, Sort, SortKey, View};
+use leptos::prelude::*;
+use ragtrace_core::{Analysis, Level, TraceAnalysis};
+use std::cmp::Ordering;
+
+/// Pixel height of one row; must match `.trow` in style.css.
+pub const ROW_HEIGHT: i32 = 30;
+/// Rows that fit in the scroll container (its height is ROW_HEIGHT × this, in style.css).
+const VIEWPORT_ROWS: i32 = 16;
+/// Extra rows rendered above and below, so fast scrolling shows no gaps.
+const OVERSCAN: i32 = 6;
+
+fn compare(a: &TraceAnalysis, b: &TraceAnalysis, key: SortKey) -> Ordering {
+    match key {
+        SortKey::Position => a.position.cmp(&b.position),
+        SortKey::Name => a.name.cmp(&b.name),
+        SortKey::Mode => format::mode(a.mode).cmp(format::mode(b.mode)),
+        SortKey::Recorded => {
+            let level = |t: &TraceAnalysis| t.recorded_relevance_level.as_deref().map(Level::parse);
+            level(a)
+                .cmp(&level(b))
+                .then_with(|| a.recorded_relevance_level.cmp(&b.recorded_relevance_level))
+        }
+        SortKey::Level => a.relevance_level.cmp(&b.relevance_level),
+        SortKey::TopQuality => match (a.top_quality, b.top_quality) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (x, y) => x.is_some().cmp(&y.is_some()),
+        },
+        SortKey::Accepted => a.stages.accepted.cmp(&b.stages.accepted),
+        SortKey::Candidates => a.stages.candidates.cmp(&b.stages.candidates),
+    }
+}
+
+/// Indices into `analysis.traces` that pass the filters, in the chosen order.
+pub fn visible_rows(
+    analysis: &Analysis,
+    baseline: Option<&Analysis>,
+    controls: &ListControls,
+) -> Vec<usize> {
+    let changed = |i: usize, t: &TraceAnalysis| match baseline {
+        Some(b) => b
+            .traces
+            .get(i)
+            .is_some_and(|bt| bt.relevance_level != t.relevance_level),
+        None => t.level_differs,
+    };
+    let mut rows: Vec<usize> = analysis
+        .traces
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            controls.level.is_none_or(|l| t.relevance_level == l)
+                && controls.mode.accepts(t.mode)
+                && (!controls.changed_only || changed(*i, t))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if controls.sort.key != SortKey::Position || controls.sort.descending {
+        let traces = &analysis.traces;
+        // Stable: ties stay in batch order, whichever direction.
+        rows.sort_by(|&a, &b| {
+            let ord = compare(&traces[a], &traces[b], controls.sort.key);
+            if controls.sort.descending {
+                ord.reverse()
+            } else {
+                ord
+            }
+        });
+    }
+    rows
+}
+
+fn csv_cell(text: &str) -> String {
+    // A leading =, +, - or @ would be run as a formula by spreadsheet programs.
+    let guarded = if text.starts_with(['=', '+', '-', '@']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    };
+    if guarded.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", guarded.replace('"', "\"\""))
+    } else {
+        guarded
+    }
+}
+
+/// The trace list as CSV: one row per trace in batch order, values as the core computed them.
+pub fn csv(analysis: &Analysis) -> String {
+    let mut out = String::from(
+        "position,name,source,mode,query,categoryFilter,recordedRelevanceLevel,relevanceLevel,levelDiffers,topQuality,recordedLowQuality,lowQuality,retryUnfiltered,candidates,invalid,duplicates,docCapped,returnNCut,accepted\n",
+    );
+    for t in &analysis.traces {
+        let cells = [
+            t.position.to_string(),
+            csv_cell(&t.name),
+            csv_cell(&t.source),
+            format::mode(t.mode).to_owned(),
+            csv_cell(t.query.as_deref().unwrap_or("")),
+            csv_cell(t.category_filter.as_deref().unwrap_or("")),
+            csv_cell(t.recorded_relevance_level.as_deref().unwrap_or("")),
+            t.relevance_level.as_str().to_owned(),
+            t.level_differs.to_string(),
+            t.top_quality.map(|q| q.to_string()).unwrap_or_default(),
+            t.recorded_low_quality
+                .map(|b| b.to_string())
+                .unwrap_or_default(),
+            t.low_quality.to_string(),
+            t.retry_unfiltered.to_string(),
+            t.stages.candidates.to_string(),
+            t.stages.invalid.to_string(),
+            t.stages.duplicates.to_string(),
+            t.stages.doc_capped.to_string(),
+            t.stages.return_n_cut.to_string(),
+            t.stages.accepted.to_string(),
+        ];
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[component]
+pub fn TraceList() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let baseline = Memo::new(move |_| state.baseline_analysis.get().and_then(Result::ok));
+    let rows = Memo::new(move |_| {
+        let Some(analysis) = state.analysis.get() else {
+            return Shared::new(Vec::new());
+        };
+        let baseline = baseline.get();
+        Shared::new(
+            state
+                .list
+                .with(|controls| visible_rows(&analysis, baseline.as_deref(), controls)),
+        )
+    });
+    let total = move || {
+        state
+            .analysis
+            .with(|a| a.as_ref().map_or(0, |a| a.traces.len()))
+    };
+
+    view! {
+        <section class="panel trace-list" aria-labelledby="trace-list-title">
+            <div class="panel-title-row">
+                <h2 id="trace-list-title">"Traces"</h2>
+                <span class="hint" id="trace-list-count">
+                    {move || format!("{} of {}", rows.with(|r| r.len()), total())}
+                </span>
+            </div>
+            <ListFilters/>
+            <VirtualTable rows=rows baseline=baseline/>
+        </section>
+    }
+}
+
+#[component]
+fn ListFilters() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let set = move |f: &dyn Fn(&mut ListControls)| state.list.update(|c| f(c));
+    view! {
+        <div class="filters">
+            <label>
+                "Level "
+                <select
+                    id="filter-level"
+                    on:change=move |ev| {
+                        let level = Level::parse(&event_target_value(&ev));
+                        set(&|c| c.level = level);
+                    }
+                >
+                    <option value="" selected=move || state.list.with(|c| c.level.is_none())>
+                        "all"
+                    </option>
+                    {LEVELS
+                        .iter()
+                        .map(|&l| {
+                            view! {
+                                <option
+                                    value=l.as_str()
+                                    selected=move || state.list.with(|c| c.level == Some(l))
+                                >
+                                    {l.as_str()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                "Mode "
+                <select
+                    id="filter-mode"
+                    on:change=move |ev| {
+                        let mode = match event_target_value(&ev).as_str() {
+                            "dense" => ModeFilter::Dense,
+                            "hybrid" => ModeFilter::Hybrid,
+                            "unknown" => ModeFilter::Unknown,
+                            _ => ModeFilter::All,
+                        };
+                        set(&|c| c.mode = mode);
+                    }
+                >
+                    {[
+                        ("", "all", ModeFilter::All),
+                        ("dense", "dense", ModeFilter::Dense),
+                        ("hybrid", "hybrid", ModeFilter::Hybrid),
+                        ("unknown", "unknown", ModeFilter::Unknown),
+                    ]
+                        .into_iter()
+                        .map(|(value, text, mode)| {
+                            view! {
+                                <option value=value selected=move || state.list.with(|c| c.mode == mode)>
+                                    {text}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label class="check">
+                <input
+                    id="filter-changed"
+                    type="checkbox"
+                    prop:checked=move || state.list.with(|c| c.changed_only)
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        set(&|c| c.changed_only = on);
+                    }
+                />
+                {move || {
+                    if state.baseline.with(Option::is_some) {
+                        "changed only (vs baseline)"
+                    } else {
+                        "changed only (vs recorded)"
+                    }
+                }}
+            </label>
+        </div>
+    }
+}
+
+/// A column header that sorts by its column; a second click reverses.
+#[component]
+fn SortHeader(key: SortKey, label: &'static str) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let sort = move || state.list.with(|c| c.sort);
+    let aria_sort = move || {
+        let s = sort();
+        if s.key != key {
+            "none"
+        } else if s.descending {
+            "descending"
+        } else {
+            "ascending"
+        }
+    };
+    view! {
+        <div role="columnheader" class="tcell" aria-sort=aria_sort>
+            <button
+                type="button"
+                class="sort"
+                data-sort=crate::persist::sort_key_name(key)
+                on:click=move |_| {
+                    state
+                        .list
+                        .update(|c| {
+                            c.sort = Sort {
+                                key,
+                                descending: c.sort.key == key && !c.sort.descending,
+                            };
+                        })
+                }
+            >
+                {label}
+                <span aria-hidden="true" class="sort-mark">
+                    {move || match aria_sort() {
+                        "ascending" => "▲",
+                        "descending" => "▼",
+                        _ => "",
+                    }}
+                </span>
+            </button>
+        </div>
+    }
+}
+
+#[component]
+fn VirtualTable(
+    rows: Memo<Shared<Vec<usize>>>,
+    baseline: Memo<Option<Shared<Analysis>>>,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let scroll_top = RwSignal::new(0i32);
+    let pinned = move || baseline.with(Option::is_some);
+    // The window of rows to render: a function of the scroll position only.
+    let window = move || {
+        let len = rows.with(|r| r.len()) as i32;
+        let first = (scroll_top.get() / ROW_HEIGHT - OVERSCAN).clamp(0, len);
+        let last = (first + VIEWPORT_ROWS + 2 * OVERSCAN).min(len);
+        (first, last)
+    };
+    let spacer_height = move || format!("{}px", rows.with(|r| r.len()) as i32 * ROW_HEIGHT);
+    let offset = move || format!("translateY({}px)", window().0 * ROW_HEIGHT);
+
+    view! {
+        <div
+            class="vtable"
+            class:with-baseline=pinned
+            role="table"
+            aria-label="Traces"
+            aria-rowcount=move || (rows.with(|r| r.len()) + 1).to_string()
+        >
+            <div role="rowgroup" class="vtable-head">
+                <div role="row" class="trow head" aria-rowindex="1">
+                    <SortHeader key=SortKey::Position label="#"/>
+                    <SortHeader key=SortKey::Name label="trace"/>
+                    <SortHeader key=SortKey::Mode label="mode"/>
+                    <SortHeader key=SortKey::Recorded label="recorded"/>
+                    <SortHeader key=SortKey::Level label="recomputed"/>
+                    <SortHeader key=SortKey::TopQuality label="top quality"/>
+                    <SortHeader key=SortKey::Accepted label="accepted"/>
+                    <SortHeader key=SortKey::Candidates label="candidates"/>
+                    <div role="columnheader" class="tcell">"gates"</div>
+                    <Show when=pinned>
+                        <div role="columnheader" class="tcell">"baseline"</div>
+                    </Show>
+                </div>
+            </div>
+            <div
+                class="vtable-viewport"
+                tabindex="0"
+                aria-label="Trace rows, scrollable"
+                on:scroll=move |ev| {
+                    let el: web_sys::Element = event_target(&ev);
+                    scroll_top.set(el.scroll_top());
+                }
+            >
+                <div class="vtable-spacer" role="rowgroup" style:height=spacer_height>
+                    <div class="vtable-window" style:transform=offset>
+                        {move || {
+                            let (first, last) = window();
+                            let analysis = state.analysis.get();
+                            let baseline = baseline.get();
+                            let rows = rows.get();
+                            let (Some(analysis), Some(slice)) = (
+                                analysis,
+                                rows.get(first as usize..last as usize),
+                            ) else {
+                                return Vec::new();
+                            };
+                            slice
+                                .iter()
+                                .enumerate()
+                                .filter_map(|(offset, &index)| {
+                                    let t = analysis.traces.get(index)?;
+                                    let base = baseline.as_ref().and_then(|b| b.traces.get(index));
+                                    Some(trace_row(state, t, index, first as usize + offset, base))
+                                })
+                                .collect::<Vec<_>>()
+                        }}
+                    </div>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+fn trace_row(
+    state: AppState,
+    t: &TraceAnalysis,
+    index: usize,
+    row: usize,
+    baseline: Option<&TraceAnalysis>,
+) -> AnyView {
+    let level = t.relevance_level.as_str();
+    let recorded = t.recorded_relevance_level.as_deref().map(str::to_owned);
+    let open = move |_| state.view.set(View::Trace(index));
+    let gates = [
+        t.low_quality.then_some("lowQuality"),
+        t.retry_unfiltered.then_some("retry"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    let base_cell = baseline.map(|b| {
+        let then = b.relevance_level.as_str();
+        view! {
+            <div role="cell" class="tcell" class:changed=then != level>
+                <span class=level_class(then)>{then}</span>
+            </div>
+        }
+    });
+    view! {
+        <div
+            role="row"
+            class="trow"
+            class:differs=t.level_differs
+            aria-rowindex=(row + 2).to_string()
+            data-index=index.to_string()
+            on:click=open
+        >
+            <div role="cell" class="tcell num">{t.position}</div>
+            <div role="cell" class="tcell name">
+                <button type="button" class="link" title=t.query.as_deref().unwrap_or("").to_owned()>
+                    {t.name.clone()}
+                </button>
+            </div>
+            <div role="cell" class="tcell">{format::mode(t.mode)}</div>
+            <div role="cell" class="tcell">
+                {recorded.map(|r| view! { <span class=level_class(&r)>{r.clone()}</span> })}
+            </div>
+            <div role="cell" class="tcell" data-col="level">
+                <span class=level_class(level)>{level}</span>
+                {t.level_differs.then(|| view! { <span class="flag" title="differs from recorded">"≠"</span> })}
+            </div>
+            <div role="cell" class="tcell num">{format::optional_number(t.top_quality)}</div>
+            <div role="cell" class="tcell num">{t.stages.accepted}</div>
+            <div role="cell" class="tcell num">{t.stages.candidates}</div>
+            <div role="cell" class="tcell gates">{gates}</div>
+            {base_cell}
+        </div>
+    }
+    .into_any()
+}

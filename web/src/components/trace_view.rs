@@ -1,0 +1,313 @@
+//! One trace: who asked what, the outcome recomputed beside the recorded one,
+//! the stages, every block, the recorded evidence, and the trace's diagnostics.
+
+use crate::components::block_table::{BaselineChange, BlockTable};
+use crate::components::waterfall::Waterfall;
+use crate::format::{self, level_class, number, optional_bool, optional_number, yes_no};
+use crate::state::{AppState, View};
+use leptos::prelude::*;
+use ragtrace_core::diagnostic::Severity;
+use ragtrace_core::{EvidenceComparison, Status, TraceAnalysis};
+
+/// For each block: did it enter or leave the accepted set against the baseline?
+/// Blocks are matched by their position in the input, which no setting changes.
+fn baseline_changes(current: &TraceAnalysis, baseline: &TraceAnalysis) -> Vec<BaselineChange> {
+    current
+        .blocks
+        .iter()
+        .map(|block| {
+            let was = baseline
+                .blocks
+                .iter()
+                .find(|b| b.input_index == block.input_index)
+                .is_some_and(|b| b.status == Status::Accepted);
+            match (was, block.status == Status::Accepted) {
+                (false, true) => BaselineChange::Entered,
+                (true, false) => BaselineChange::Left,
+                _ => BaselineChange::Same,
+            }
+        })
+        .collect()
+}
+
+#[component]
+pub fn TraceView(index: usize) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let count = move || {
+        state
+            .analysis
+            .with(|a| a.as_ref().map_or(0, |a| a.traces.len()))
+    };
+    move || {
+        let Some((analysis, index)) = state.trace(index) else {
+            return view! {
+                <p class="empty">
+                    "That trace is not in the current batch. "
+                    <button type="button" class="link" on:click=move |_| state.view.set(View::Batch)>
+                        "Back to the batch"
+                    </button>
+                </p>
+            }
+            .into_any();
+        };
+        let trace = analysis.traces[index].clone();
+        let baseline = state
+            .baseline_analysis
+            .get()
+            .and_then(Result::ok)
+            .and_then(|b| b.traces.get(index).cloned());
+        let changes = baseline.as_ref().map(|b| baseline_changes(&trace, b));
+        let baseline_level = baseline.as_ref().map(|b| b.relevance_level.as_str());
+        let total = count();
+        view! {
+            <article class="trace-view" aria-labelledby="trace-title">
+                <div class="trace-nav">
+                    <button type="button" on:click=move |_| state.view.set(View::Batch)>
+                        "← Batch"
+                    </button>
+                    <button
+                        type="button"
+                        disabled=index == 0
+                        on:click=move |_| state.view.set(View::Trace(index.saturating_sub(1)))
+                    >
+                        "Previous"
+                    </button>
+                    <span class="hint">{format!("trace {} of {total}", index + 1)}</span>
+                    <button
+                        type="button"
+                        disabled={index + 1 >= total}
+                        on:click=move |_| state.view.set(View::Trace(index + 1))
+                    >
+                        "Next"
+                    </button>
+                </div>
+                <TraceHeader trace=trace.clone()/>
+                <Outcome trace=trace.clone() baseline_level=baseline_level/>
+                <Waterfall stages=trace.stages/>
+                <BlockTable blocks=trace.blocks.clone() changes=changes/>
+                {trace
+                    .evidence_comparison
+                    .clone()
+                    .map(|comparison| view! { <EvidenceCompared comparison=comparison/> })}
+                <Diagnostics trace=trace/>
+            </article>
+        }
+        .into_any()
+    }
+}
+
+#[component]
+fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
+    let place = match trace.line {
+        Some(line) => format!("{}, line {line}", trace.source),
+        None => trace.source.to_string(),
+    };
+    let config = trace.config;
+    let options_note = if trace.used_trace_options {
+        "with the trace's own options"
+    } else {
+        "defaults and your settings"
+    };
+    view! {
+        <header class="panel trace-header">
+            <h2 id="trace-title">{trace.name.clone()}</h2>
+            <dl class="facts">
+                <dt>"query"</dt>
+                <dd class="query">{trace.query.as_deref().unwrap_or("—").to_owned()}</dd>
+                {trace
+                    .lookup_query
+                    .as_deref()
+                    .map(|q| view! { <dt>"LookupResult query"</dt> <dd>{q.to_owned()}</dd> })}
+                <dt>"request id"</dt>
+                <dd>{trace.request_id.as_deref().unwrap_or("—").to_owned()}</dd>
+                <dt>"mode"</dt>
+                <dd>{format::mode(trace.mode)}</dd>
+                <dt>"category filter"</dt>
+                <dd>{trace.category_filter.as_deref().unwrap_or("—").to_owned()}</dd>
+                <dt>"kind"</dt>
+                <dd>{format!("{:?}", trace.kind)}</dd>
+                {trace.case_id.as_deref().map(|c| view! { <dt>"case id"</dt> <dd>{c.to_owned()}</dd> })}
+                <dt>"from"</dt>
+                <dd>{place} " " <code>{trace.pointer.clone()}</code></dd>
+                <dt>"settings"</dt>
+                <dd>
+                    {format!(
+                        "maxL2Distance {}, returnN {}, maxChunksPerDocument {}, thresholds {} / {} / {}, hybridQuality {} ({options_note})",
+                        config.max_l2_distance,
+                        config.return_n,
+                        config.max_chunks_per_document,
+                        config.precise_threshold,
+                        config.highly_relevant_threshold,
+                        config.reference_threshold,
+                        config.hybrid_quality.as_str(),
+                    )}
+                </dd>
+            </dl>
+            {trace
+                .n_approximated
+                .then(|| {
+                    view! {
+                        <p class="hint">
+                            "No embedded trace: the evidence list was analysed, so the batch size n is the length of that already capped list, an approximation of the service's."
+                        </p>
+                    }
+                })}
+        </header>
+    }
+}
+
+#[component]
+fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl IntoView {
+    let level = trace.relevance_level.as_str();
+    let recorded = trace.recorded_relevance_level.as_deref().map(str::to_owned);
+    view! {
+        <section class="panel outcome" aria-labelledby="outcome-title">
+            <h3 id="outcome-title">"Outcome"</h3>
+            <table class="outcome-table" id="outcome-table">
+                <thead>
+                    <tr>
+                        <th scope="col"></th>
+                        <th scope="col">"recomputed"</th>
+                        <th scope="col">"recorded"</th>
+                        {baseline_level.map(|_| view! { <th scope="col">"baseline"</th> })}
+                    </tr>
+                </thead>
+                <tbody>
+                    <tr class:differs=trace.level_differs data-row="relevanceLevel">
+                        <th scope="row">"relevanceLevel"</th>
+                        <td><span class=level_class(level)>{level}</span></td>
+                        <td>
+                            {recorded
+                                .map(|r| view! { <span class=level_class(&r)>{r.clone()}</span> })}
+                            {trace.level_differs.then(|| view! { <span class="flag">" differs"</span> })}
+                        </td>
+                        {baseline_level
+                            .map(|b| view! { <td><span class=level_class(b)>{b}</span></td> })}
+                    </tr>
+                    <tr data-row="topQuality">
+                        <th scope="row">"top quality"</th>
+                        <td class="num">{optional_number(trace.top_quality)}</td>
+                        <td class="num" title="topSimilarity as recorded">
+                            {optional_number(trace.recorded_top_similarity)}
+                        </td>
+                        {baseline_level.map(|_| view! { <td></td> })}
+                    </tr>
+                    <tr class:differs=trace.low_quality_differs data-row="lowQuality">
+                        <th scope="row">"lowQuality"</th>
+                        <td>{yes_no(trace.low_quality)}</td>
+                        <td>
+                            {optional_bool(trace.recorded_low_quality)}
+                            {trace
+                                .low_quality_differs
+                                .then(|| view! { <span class="flag">" differs"</span> })}
+                        </td>
+                        {baseline_level.map(|_| view! { <td></td> })}
+                    </tr>
+                    <tr data-row="retryUnfiltered">
+                        <th scope="row">"retryUnfiltered"</th>
+                        <td>{yes_no(trace.retry_unfiltered)}</td>
+                        <td>"—"</td>
+                        {baseline_level.map(|_| view! { <td></td> })}
+                    </tr>
+                </tbody>
+            </table>
+            {trace
+                .low_quality_gate_inert
+                .then(|| {
+                    view! {
+                        <p class="warning-note">
+                            "Hybrid with rank quality: the best accepted block has rank 1, so top quality is 1.0 and the low-quality gate cannot fire."
+                        </p>
+                    }
+                })}
+            {trace
+                .legacy
+                .map(|l| {
+                    view! {
+                        <p class="hint">
+                            {format!(
+                                "Legacy comparison ({} candidates with a finalScore): Kendall's tau {}, {} promoted by the removed boosts.",
+                                l.compared,
+                                number(l.kendall_tau),
+                                l.promoted,
+                            )}
+                        </p>
+                    }
+                })}
+        </section>
+    }
+}
+
+#[component]
+fn EvidenceCompared(comparison: EvidenceComparison) -> impl IntoView {
+    let list =
+        |keys: Vec<std::sync::Arc<str>>, marked: Vec<std::sync::Arc<str>>, class: &'static str| {
+            keys.into_iter()
+                .map(|k| {
+                    let odd = marked.contains(&k);
+                    view! {
+                        <li class:mismatch=odd class=class>
+                            <code>{k.to_string()}</code>
+                        </li>
+                    }
+                })
+                .collect_view()
+        };
+    let verdict = if comparison.same {
+        "The recorded evidence matches the recomputed accepted blocks (same keys, same order)."
+    } else {
+        "The recorded evidence differs from the recomputed accepted blocks."
+    };
+    view! {
+        <section class="panel evidence" aria-labelledby="evidence-title">
+            <h3 id="evidence-title">"Recorded evidence vs recomputed"</h3>
+            <p class:flag=!comparison.same>{verdict}</p>
+            <div class="grid-2">
+                <div>
+                    <h4>"recorded evidence"</h4>
+                    <ol>{list(comparison.recorded, comparison.missing, "missing")}</ol>
+                </div>
+                <div>
+                    <h4>"recomputed accepted"</h4>
+                    <ol>{list(comparison.recomputed, comparison.unexpected, "unexpected")}</ol>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn Diagnostics(trace: TraceAnalysis) -> impl IntoView {
+    let items = trace
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let severity = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "info",
+            };
+            view! {
+                <li class=format!("finding finding-{severity}")>
+                    <span class="badge">{severity}</span>
+                    " "
+                    <code>{d.code.clone()}</code>
+                    {d.path.clone().map(|p| view! { " at " <code class="json-path">{p}</code> })}
+                    ": "
+                    {d.message.clone()}
+                </li>
+            }
+        })
+        .collect_view();
+    let empty = trace.diagnostics.is_empty();
+    view! {
+        <section class="panel diagnostics" aria-labelledby="diagnostics-title">
+            <h3 id="diagnostics-title">"Diagnostics"</h3>
+            {if empty {
+                view! { <p class="hint">"None."</p> }.into_any()
+            } else {
+                view! { <ul>{items}</ul> }.into_any()
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,117 @@
+//! The recorded -> recomputed transition matrix, for all traces or one mode.
+
+use crate::components::distribution::Counts;
+use crate::format::{level_class, LEVELS};
+use crate::state::AppState;
+use leptos::prelude::*;
+
+#[component]
+pub fn Transitions() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let scope = RwSignal::new(0usize);
+    let counts = Memo::new(move |_| {
+        state.analysis.with(|a| {
+            a.as_ref()
+                .and_then(|a| Counts::scopes(&a.summary).into_iter().nth(scope.get()))
+        })
+    });
+    let scope_names = ["all", "dense", "hybrid"];
+    view! {
+        <section class="panel transitions" aria-labelledby="transitions-title">
+            <div class="panel-title-row">
+                <h2 id="transitions-title">"Recorded → recomputed"</h2>
+                <div class="segments" role="group" aria-label="Mode">
+                    {scope_names
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, name)| {
+                            view! {
+                                <button
+                                    type="button"
+                                    class="segment-button"
+                                    aria-pressed=move || (scope.get() == i).to_string()
+                                    on:click=move |_| scope.set(i)
+                                >
+                                    {name}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            </div>
+            {move || {
+                let Some(c) = counts.get() else {
+                    return view! { <p class="hint">"No traces."</p> }.into_any();
+                };
+                if c.transitions.is_empty() {
+                    return view! {
+                        <p class="hint">"No trace in this scope recorded a relevance level."</p>
+                    }
+                        .into_any();
+                }
+                let mut from: Vec<String> = LEVELS
+                    .iter()
+                    .map(|l| l.as_str().to_owned())
+                    .filter(|l| c.recorded(l) > 0)
+                    .collect();
+                from.extend(c.other_recorded());
+                view! {
+                    <div class="scroll-x">
+                        <table class="matrix" id="transition-matrix">
+                            <caption class="visually-hidden">
+                                "Rows: level the service recorded. Columns: level recomputed here."
+                            </caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"recorded ↓ / recomputed →"</th>
+                                    {LEVELS
+                                        .iter()
+                                        .map(|l| {
+                                            view! {
+                                                <th scope="col">
+                                                    <span class=level_class(l.as_str())>{l.as_str()}</span>
+                                                </th>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {from
+                                    .into_iter()
+                                    .map(|recorded| {
+                                        let cells = LEVELS
+                                            .iter()
+                                            .map(|to| {
+                                                let n = c
+                                                    .transitions
+                                                    .get(&format!("{recorded}->{}", to.as_str()))
+                                                    .copied()
+                                                    .unwrap_or(0);
+                                                let same = recorded == to.as_str();
+                                                view! {
+                                                    <td class="num" class:diagonal=same class:zero=n == 0>
+                                                        {n}
+                                                    </td>
+                                                }
+                                            })
+                                            .collect_view();
+                                        view! {
+                                            <tr>
+                                                <th scope="row">
+                                                    <span class=level_class(&recorded)>{recorded.clone()}</span>
+                                                </th>
+                                                {cells}
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }
+                    .into_any()
+            }}
+        </section>
+    }
+}

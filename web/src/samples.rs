@@ -1,0 +1,92 @@
+//! Built-in samples, one click away: the contract's examples and a generated batch.
+
+use std::sync::{Arc, OnceLock};
+
+/// The contract's dense example: duplicates, a per-document cap, a null score.
+pub const SAMPLE_DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
+/// A hybrid trace with legacy labels and legacy `finalScore`s.
+pub const SAMPLE_HYBRID_LEGACY_TRACE: &str =
+    include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
+/// LookupResults as JSON Lines, one with an embedded trace and markup in its text.
+pub const SAMPLE_LOOKUP_RESULTS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+
+/// Size and seed of the generated sample: about 500 traces, mixed dense and hybrid.
+pub const GENERATED_TRACES: usize = 500;
+pub const GENERATED_CANDIDATES_PER_TRACE: usize = 8;
+pub const GENERATED_SEED: u64 = 42;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sample {
+    DenseTrace,
+    HybridLegacyTrace,
+    LookupResults,
+    Generated,
+}
+
+impl Sample {
+    pub const ALL: [Sample; 4] = [
+        Sample::Generated,
+        Sample::DenseTrace,
+        Sample::HybridLegacyTrace,
+        Sample::LookupResults,
+    ];
+
+    /// What the page opens with: a full batch, so every panel has something to show.
+    pub const OPENING: Sample = Sample::Generated;
+
+    /// The source name its traces are reported under.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Sample::DenseTrace => "dense-trace.json",
+            Sample::HybridLegacyTrace => "hybrid-legacy-trace.json",
+            Sample::LookupResults => "lookup-result.jsonl",
+            Sample::Generated => "generated-500.json",
+        }
+    }
+
+    /// The button text.
+    pub fn label(self) -> &'static str {
+        match self {
+            Sample::DenseTrace => "Dense trace",
+            Sample::HybridLegacyTrace => "Hybrid trace with legacy labels",
+            Sample::LookupResults => "LookupResults (JSON Lines)",
+            Sample::Generated => "Generated batch (500 traces)",
+        }
+    }
+
+    /// A stable identifier for saved state.
+    pub fn key(self) -> &'static str {
+        match self {
+            Sample::DenseTrace => "dense",
+            Sample::HybridLegacyTrace => "hybrid-legacy",
+            Sample::LookupResults => "lookup",
+            Sample::Generated => "generated",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Sample> {
+        Sample::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    pub fn text(self) -> Arc<str> {
+        match self {
+            Sample::DenseTrace => Arc::from(SAMPLE_DENSE_TRACE),
+            Sample::HybridLegacyTrace => Arc::from(SAMPLE_HYBRID_LEGACY_TRACE),
+            Sample::LookupResults => Arc::from(SAMPLE_LOOKUP_RESULTS),
+            Sample::Generated => generated_text(),
+        }
+    }
+}
+
+/// The generated batch is deterministic, so it is built once per page load.
+fn generated_text() -> Arc<str> {
+    static TEXT: OnceLock<Arc<str>> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        Arc::from(ragtrace_core::testdata::generate_batch(
+            GENERATED_TRACES,
+            GENERATED_CANDIDATES_PER_TRACE,
+            GENERATED_SEED,
+        ))
+    })
+    .clone()
+}
