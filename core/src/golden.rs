@@ -925,3 +925,45 @@ impl GoldenReport {
             .any(|d| d.severity == Severity::Error)
     }
 }
+
+// ---------------------------------------------------------------------------
+// From the pipeline's output
+// ---------------------------------------------------------------------------
+
+impl RunTrace {
+    /// The evaluator's view of one analysed trace under the current configuration.
+    pub fn from_analysis(trace: &crate::TraceAnalysis) -> RunTrace {
+        RunTrace {
+            name: trace.name.clone(),
+            case_id: trace.case_id.as_deref().map(str::to_owned),
+            query: trace.query.as_deref().map(str::to_owned),
+            k: trace.return_n(),
+            blocks: trace
+                .accepted_blocks()
+                .map(|block| RunBlock {
+                    doc_id: block.doc_id.to_string(),
+                    breadcrumb: block.breadcrumb.as_deref().map(str::to_owned),
+                    title: block.title.as_deref().map(str::to_owned),
+                    excerpt: block
+                        .excerpt
+                        .as_ref()
+                        .map(|_| block.full_excerpt().to_owned()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Evaluates the cases against an analysis: the one entry point the CLI, the
+/// JS API and the page share, so all three report the same numbers.
+pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenReport {
+    let runs: Vec<RunTrace> = analysis
+        .traces
+        .iter()
+        .map(RunTrace::from_analysis)
+        .collect();
+    let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
+    evaluate(&cases.cases, &runs, analysis.config.return_n)
+        .with_config(config)
+        .with_diagnostics(cases.diagnostics.iter().cloned())
+}

@@ -1,4 +1,5 @@
 //! Invariants of quality, order and acceptance over generated traces.
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::type_complexity)]
 
 use proptest::prelude::*;

@@ -1,10 +1,31 @@
 //! The JS API, exercised in headless browsers by `wasm-pack test`.
 #![cfg(target_arch = "wasm32")]
 
+use js_sys::{Array, Error, Object, Reflect, JSON};
 use ragtrace_core::wasm;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
+const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
+const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(key)).unwrap()
+}
+
+fn at(value: &JsValue, index: u32) -> JsValue {
+    value.dyn_ref::<Array>().expect("an array").get(index)
+}
+
+fn thrown_message(result: Result<JsValue, wasm_bindgen::JsError>) -> String {
+    let error: JsValue = result.expect_err("expected a thrown Error").into();
+    let error: Error = error.dyn_into().expect("a JS Error object");
+    error.message().into()
+}
 
 #[wasm_bindgen_test]
 fn canonical_label_maps_aliases_and_rejects_unknown() {
@@ -17,4 +38,139 @@ fn canonical_label_maps_aliases_and_rejects_unknown() {
         Some("dense")
     );
     assert_eq!(wasm::canonical_label("cosine"), None);
+}
+
+#[wasm_bindgen_test]
+fn analyze_a_string_returns_the_cli_shape_with_nulls() {
+    let out = wasm::analyze(JsValue::from_str(DENSE_TRACE), JsValue::UNDEFINED).unwrap();
+    let trace = at(&get(&out, "traces"), 0);
+    assert_eq!(
+        get(&trace, "name").as_string().as_deref(),
+        Some("req-dense-001")
+    );
+    // The trace's options (maxL2Distance 1.2) apply: top quality 1 - 0.41 / 1.2.
+    let top = get(&trace, "topQuality").as_f64().unwrap();
+    assert!((top - (1.0 - 0.41 / 1.2)).abs() < 1e-12, "{top}");
+    assert_eq!(
+        get(&trace, "relevanceLevel").as_string().as_deref(),
+        Some("RELEVANT")
+    );
+    // Absent values are null, not undefined.
+    let third = at(&get(&trace, "blocks"), 2);
+    assert_eq!(
+        get(&third, "status").as_string().as_deref(),
+        Some("duplicate")
+    );
+    assert!(get(&third, "acceptedRank").is_null());
+    assert!(get(&out, "sweep").is_object());
+}
+
+#[wasm_bindgen_test]
+fn analyze_an_object_with_a_config_override() {
+    let object = JSON::parse(HYBRID_TRACE).unwrap();
+    let config =
+        JSON::parse(r#"{"hybridQuality": "denseWhenPresent", "maxL2Distance": 2}"#).unwrap();
+    let out = wasm::analyze(object, config).unwrap();
+    let trace = at(&get(&out, "traces"), 0);
+    let first = at(&get(&trace, "blocks"), 0);
+    // denseWhenPresent: the dense formula on denseDistance 0.72 with M = 2.
+    let q = get(&first, "qualityScore").as_f64().unwrap();
+    assert!((q - (1.0 - 0.72 / 2.0)).abs() < 1e-12, "{q}");
+    assert_eq!(get(&trace, "mode").as_string().as_deref(), Some("hybrid"));
+}
+
+#[wasm_bindgen_test]
+fn analyze_json_lines_keeps_text_as_data() {
+    let out = wasm::analyze(JsValue::from_str(LOOKUPS), JsValue::NULL).unwrap();
+    let traces = get(&out, "traces");
+    assert_eq!(traces.dyn_ref::<Array>().unwrap().length(), 2);
+    let xss = at(&traces, 1);
+    // The embedded trace supplies the trace fields; it has no query of its own.
+    assert!(get(&xss, "query").is_null());
+    assert_eq!(
+        get(&xss, "lookupQuery").as_string().as_deref(),
+        Some("<script>alert('x')</script> payroll export")
+    );
+    assert_eq!(get(&xss, "name").as_string().as_deref(), Some("req-xss-1"));
+}
+
+#[wasm_bindgen_test]
+fn malformed_json_throws_an_error_with_line_and_column() {
+    let message = thrown_message(wasm::analyze(
+        JsValue::from_str("{\n  \"candidates\": [\n    {\"originalRank\": 1,}\n  ]\n}"),
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.contains("input:3:"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn invalid_config_throws_an_error_naming_the_key() {
+    let config = JSON::parse(r#"{"maxL2Distance": 0}"#).unwrap();
+    let message = thrown_message(wasm::analyze(JsValue::from_str(DENSE_TRACE), config));
+    assert!(message.contains("maxL2Distance"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn default_config_lists_every_key() {
+    let config = wasm::default_config().unwrap();
+    assert_eq!(get(&config, "maxL2Distance").as_f64(), Some(1.0));
+    assert_eq!(get(&config, "returnN").as_f64(), Some(5.0));
+    assert_eq!(get(&config, "maxChunksPerDocument").as_f64(), Some(2.0));
+    assert_eq!(get(&config, "excerptMaxChars").as_f64(), Some(300.0));
+    assert_eq!(
+        get(&config, "hybridQuality").as_string().as_deref(),
+        Some("rank")
+    );
+    assert_eq!(Object::keys(config.unchecked_ref::<Object>()).length(), 8);
+}
+
+#[wasm_bindgen_test]
+fn quality_score_follows_both_formulas() {
+    let dense = wasm::quality_score(
+        "l2_distance",
+        Some(0.25),
+        1.0,
+        4.0,
+        JsValue::UNDEFINED,
+        None,
+    );
+    assert_eq!(dense.unwrap(), 0.75);
+    let hybrid = wasm::quality_score("hybrid", None, 3.0, 5.0, JsValue::UNDEFINED, None);
+    assert!((hybrid.unwrap() - 0.6).abs() < 1e-12);
+    let unknown = wasm::quality_score("cosine", Some(0.1), 1.0, 1.0, JsValue::UNDEFINED, None);
+    assert_eq!(unknown.unwrap(), 0.0);
+    let bad_rank =
+        wasm::quality_score("hybrid", None, 0.0, 5.0, JsValue::UNDEFINED, None).map(JsValue::from);
+    assert!(thrown_message(bad_rank).contains("rank"));
+}
+
+#[wasm_bindgen_test]
+fn evaluate_links_cases_and_reports_levels() {
+    let runs = format!("[{DENSE_TRACE}, {HYBRID_TRACE}]");
+    let report = wasm::evaluate(
+        JsValue::from_str(CASES),
+        JsValue::from_str(&runs),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let summary = get(&report, "summary");
+    assert_eq!(get(&summary, "cases").as_f64(), Some(4.0));
+    let first = at(&get(&report, "cases"), 0);
+    assert_eq!(
+        get(&first, "caseId").as_string().as_deref(),
+        Some("redis-eviction")
+    );
+    assert_eq!(get(&first, "level").as_string().as_deref(), Some("strong"));
+    let last = at(&get(&report, "cases"), 3);
+    assert_eq!(get(&last, "level").as_string().as_deref(), Some("miss"));
+}
+
+#[wasm_bindgen_test]
+fn evaluate_with_a_malformed_cases_file_throws() {
+    let message = thrown_message(wasm::evaluate(
+        JsValue::from_str("{\"cases\": [}"),
+        JsValue::from_str(DENSE_TRACE),
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.contains("cases:1:"), "{message}");
 }
