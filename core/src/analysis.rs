@@ -6,15 +6,19 @@
 use crate::batch::{self, BatchWarning, Summary, SweepPoint};
 use crate::config::{Config, ConfigError, HybridQuality, Settings};
 use crate::diagnostic::{Diagnostic, InputError};
+use crate::input::{Candidate, Rank};
 use crate::input::{DocumentSummary, ParsedBatch, Trace, TraceKind};
 use crate::label::CanonicalLabel;
 use crate::legacy::LegacySummary;
 use crate::outcome::{normalise_level, outcome, Level};
-use crate::pipeline::{decide, Excerpt, Status, StatusReason};
+use crate::pipeline::{decide_each, Excerpt, Status, StatusReason};
 use crate::quality::{quality, QualityBasis};
+use serde::ser::SerializeStruct;
 use serde::Serialize;
+use serde::Serializer;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::ops::Deref;
 use std::sync::Arc;
 
 /// The whole analysis of a batch under one set of user settings.
@@ -52,7 +56,7 @@ pub struct TraceAnalysis {
     pub low_quality: bool,
     pub recorded_low_quality: Option<bool>,
     pub retry_unfiltered: bool,
-    pub legacy_labels: BTreeMap<String, usize>,
+    pub legacy_labels: Arc<BTreeMap<String, usize>>,
     /// Every candidate in section 3.3 order, invalid ones last.
     pub blocks: Vec<Block>,
     pub legacy: Option<LegacySummary>,
@@ -96,54 +100,123 @@ impl TraceAnalysis {
 }
 
 /// One candidate after post-processing.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// Holds only what the configuration changes; everything read from the input is in the
+/// shared [`Candidate`] it dereferences to, so `block.evidence_key`, `block.doc_id`,
+/// `block.breadcrumb`, `block.excerpt` (the full text) ... read like fields and a
+/// recompute copies no strings. Serialises with every key of section 7 (`excerpt`
+/// truncated) plus the extras listed in docs/decisions.md.
+#[derive(Debug, Clone)]
 pub struct Block {
-    pub evidence_key: Arc<str>,
-    pub doc_id: Arc<str>,
+    pub candidate: Arc<Candidate>,
     /// Effective rank; `None` for an invalid one.
     pub original_rank: Option<u64>,
-    /// The candidate's own label as written.
-    pub score_label: Option<Arc<str>>,
-    pub canonical_label: Option<CanonicalLabel>,
-    pub score: Option<f64>,
     pub quality_score: f64,
     pub status: Status,
     pub accepted_rank: Option<usize>,
-    pub duplicate_of_rank: Option<u64>,
-    /// Serialises truncated; [`Excerpt::full`] has the whole text.
-    pub excerpt: Option<Excerpt>,
-    pub legacy_position: Option<usize>,
-    pub displacement: Option<i64>,
-    // ---- beyond the contract's keys
     /// E.g. `1 - min(0.41, 1.2) / 1.2 = 0.658`, `rank 3 of 5 -> 0.6`.
     pub quality_explanation: QualityBasis,
-    /// E.g. `duplicate of rank 1`, `kb-redis already has 2 blocks`, `beyond return-n (4)`.
-    pub status_reason: StatusReason,
-    pub legacy_alias: bool,
-    pub dense_distance: Option<f64>,
-    pub raw_score: Option<f64>,
-    pub base_score: Option<f64>,
-    pub final_score: Option<f64>,
-    pub boost_reasons: Option<Arc<[String]>>,
-    pub breadcrumb: Option<Arc<str>>,
-    pub title: Option<Arc<str>>,
-    pub source_type: Option<Arc<str>>,
-    pub chunk_index: Option<i64>,
-    pub hit_reasons: Option<Arc<[String]>>,
-    /// Untruncated excerpt length in Unicode scalar values.
-    pub excerpt_chars: usize,
-    /// 0-based position in the input array.
-    pub input_index: usize,
-    /// The rank was absent and the array position was used.
-    pub rank_from_position: bool,
-    pub extra: Option<Arc<Map<String, Value>>>,
+    /// The trace's effective `excerptMaxChars`, `maxChunksPerDocument` and `returnN`.
+    pub excerpt_max_chars: usize,
+    pub max_chunks_per_document: usize,
+    pub return_n: usize,
+}
+
+impl Deref for Block {
+    type Target = Candidate;
+    fn deref(&self) -> &Candidate {
+        &self.candidate
+    }
 }
 
 impl Block {
     /// The full, untruncated excerpt ("" when there is none).
     pub fn full_excerpt(&self) -> &str {
-        self.excerpt.as_ref().map_or("", Excerpt::full)
+        self.candidate.excerpt.as_deref().unwrap_or("")
+    }
+
+    /// The excerpt as shown: truncated to `excerptMaxChars` scalar values plus `…`.
+    pub fn shown_excerpt(&self) -> Option<Excerpt> {
+        self.candidate.excerpt.as_ref().map(|text| {
+            Excerpt::new(
+                text.clone(),
+                self.candidate.excerpt_chars,
+                self.excerpt_max_chars,
+            )
+        })
+    }
+
+    /// E.g. `duplicate of rank 1`, `kb-redis already has 2 blocks`, `beyond return-n (4)`.
+    pub fn status_reason(&self) -> StatusReason {
+        let c = &*self.candidate;
+        match self.status {
+            Status::Accepted => StatusReason::Accepted {
+                accepted_rank: self.accepted_rank.unwrap_or(0),
+            },
+            Status::Duplicate => StatusReason::Duplicate {
+                of_rank: c.duplicate_of_rank.unwrap_or(0),
+            },
+            Status::DocCap => StatusReason::DocCap {
+                doc_id: c.doc_id.clone(),
+                cap: self.max_chunks_per_document,
+            },
+            Status::ReturnN => StatusReason::ReturnN {
+                return_n: self.return_n,
+            },
+            Status::Invalid => StatusReason::Invalid {
+                rank: match &c.rank {
+                    Rank::Invalid(text) => text.clone(),
+                    _ => Arc::from("?"),
+                },
+            },
+        }
+    }
+
+    /// The rank was absent and the array position was used.
+    pub fn rank_from_position(&self) -> bool {
+        matches!(self.candidate.rank, Rank::Position(_))
+    }
+}
+
+impl Serialize for Block {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let c = &*self.candidate;
+        let mut s = serializer.serialize_struct("Block", 32)?;
+        s.serialize_field("evidenceKey", &c.evidence_key)?;
+        s.serialize_field("docId", &c.doc_id)?;
+        s.serialize_field("originalRank", &self.original_rank)?;
+        s.serialize_field("scoreLabel", &c.score_label)?;
+        s.serialize_field("canonicalLabel", &c.canonical_label)?;
+        s.serialize_field("score", &c.score)?;
+        s.serialize_field("qualityScore", &self.quality_score)?;
+        s.serialize_field("status", &self.status)?;
+        s.serialize_field("acceptedRank", &self.accepted_rank)?;
+        s.serialize_field("duplicateOfRank", &c.duplicate_of_rank)?;
+        s.serialize_field("excerpt", &self.shown_excerpt())?;
+        s.serialize_field("legacyPosition", &c.legacy_position)?;
+        s.serialize_field("displacement", &c.displacement)?;
+        s.serialize_field("qualityExplanation", &self.quality_explanation)?;
+        s.serialize_field("statusReason", &self.status_reason())?;
+        s.serialize_field("legacyAlias", &c.legacy_alias)?;
+        s.serialize_field("denseDistance", &c.dense_distance)?;
+        s.serialize_field("rawScore", &c.raw_score)?;
+        s.serialize_field("baseScore", &c.base_score)?;
+        s.serialize_field("finalScore", &c.final_score)?;
+        s.serialize_field("boostReasons", &c.boost_reasons)?;
+        s.serialize_field("breadcrumb", &c.breadcrumb)?;
+        s.serialize_field("title", &c.title)?;
+        s.serialize_field("sourceType", &c.source_type)?;
+        s.serialize_field("chunkIndex", &c.chunk_index)?;
+        s.serialize_field("hitReasons", &c.hit_reasons)?;
+        s.serialize_field("excerptChars", &c.excerpt_chars)?;
+        s.serialize_field(
+            "excerptTruncated",
+            &(c.excerpt_chars > self.excerpt_max_chars),
+        )?;
+        s.serialize_field("inputIndex", &c.input_index)?;
+        s.serialize_field("rankFromPosition", &self.rank_from_position())?;
+        s.serialize_field("extra", &c.extra)?;
+        s.end()
     }
 }
 
@@ -182,10 +255,11 @@ pub fn analyze(
     with_sweep: bool,
 ) -> Result<Analysis, ConfigError> {
     let global = Config::from_settings(settings)?;
+    let mut per_doc = Vec::new();
     let traces: Vec<TraceAnalysis> = batch
         .traces
         .iter()
-        .map(|trace| analyze_trace(trace, settings, &global))
+        .map(|trace| analyze_trace_with(trace, settings, &global, &mut per_doc))
         .collect();
     let summary = batch::summarize(&traces);
     let sweep = with_sweep.then(|| batch::sweep(&traces));
@@ -226,23 +300,28 @@ fn trace_config(
 
 /// One trace under the user's settings (`global` = defaults plus those settings).
 pub fn analyze_trace(trace: &Trace, settings: &Settings, global: &Config) -> TraceAnalysis {
+    analyze_trace_with(trace, settings, global, &mut Vec::new())
+}
+
+fn analyze_trace_with(
+    trace: &Trace,
+    settings: &Settings,
+    global: &Config,
+    per_doc: &mut Vec<usize>,
+) -> TraceAnalysis {
     let (config, used_trace_options, config_diag) = trace_config(trace, settings, global);
     let mut diagnostics = trace.diagnostics.clone();
     diagnostics.extend(config_diag);
 
     let n = trace.candidates.len();
-    let decisions = decide(trace, &config);
     let mut stages = Stages {
         candidates: n,
         ..Stages::default()
     };
     let mut top_quality: Option<f64> = None;
     let mut gate_inert = false;
-    let mut blocks = Vec::with_capacity(decisions.len());
-    for decision in &decisions {
-        let Some(c) = trace.candidates.get(decision.index) else {
-            continue;
-        };
+    let mut blocks = Vec::with_capacity(trace.order.len());
+    decide_each(trace, &config, per_doc, |c, decision| {
         let q = match c.rank.value() {
             Some(rank) => quality(
                 c.canonical_label,
@@ -273,41 +352,17 @@ pub fn analyze_trace(trace: &Trace, settings: &Settings, global: &Config) -> Tra
             Status::Invalid => stages.invalid += 1,
         }
         blocks.push(Block {
-            evidence_key: c.evidence_key.clone(),
-            doc_id: c.doc_id.clone(),
+            candidate: c.clone(),
             original_rank: c.rank.value(),
-            score_label: c.score_label.clone(),
-            canonical_label: c.canonical_label,
-            score: c.score,
             quality_score: q.score,
             status: decision.status,
             accepted_rank: decision.accepted_rank,
-            duplicate_of_rank: c.duplicate_of_rank,
-            excerpt: c
-                .excerpt
-                .as_ref()
-                .map(|text| Excerpt::new(text.clone(), c.excerpt_chars, config.excerpt_max_chars)),
-            legacy_position: c.legacy_position,
-            displacement: c.displacement,
             quality_explanation: q.basis,
-            status_reason: StatusReason::of(c, decision, &config),
-            legacy_alias: c.legacy_alias,
-            dense_distance: c.dense_distance,
-            raw_score: c.raw_score,
-            base_score: c.base_score,
-            final_score: c.final_score,
-            boost_reasons: c.boost_reasons.clone(),
-            breadcrumb: c.breadcrumb.clone(),
-            title: c.title.clone(),
-            source_type: c.source_type.clone(),
-            chunk_index: c.chunk_index,
-            hit_reasons: c.hit_reasons.clone(),
-            excerpt_chars: c.excerpt_chars,
-            input_index: c.input_index,
-            rank_from_position: matches!(c.rank, crate::input::Rank::Position(_)),
-            extra: c.extra.clone(),
+            excerpt_max_chars: config.excerpt_max_chars,
+            max_chunks_per_document: config.max_chunks_per_document,
+            return_n: config.return_n,
         });
-    }
+    });
 
     let result = outcome(top_quality, &config, trace.category_filter.as_deref());
     if gate_inert {

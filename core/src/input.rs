@@ -120,7 +120,8 @@ pub struct Trace {
     pub recorded_relevance_level: Option<Arc<str>>,
     pub recorded_top_similarity: Option<f64>,
     pub recorded_low_quality: Option<bool>,
-    pub candidates: Vec<Candidate>,
+    /// Shared with every analysis's blocks, so a recompute copies no candidate data.
+    pub candidates: Vec<Arc<Candidate>>,
     /// Effective evidenceKeys of a LookupResult's `evidence` when an embedded trace was analysed.
     pub recorded_evidence: Option<Vec<Arc<str>>>,
     /// `n` is the length of a LookupResult's capped evidence list, not the service's batch size.
@@ -131,7 +132,7 @@ pub struct Trace {
     /// Section 7: own `mode` when it canonicalises, else the label all valid candidates share.
     pub canonical_mode: Option<CanonicalLabel>,
     /// Section 3.1, keyed by trimmed lowercased label.
-    pub legacy_labels: BTreeMap<String, usize>,
+    pub legacy_labels: Arc<BTreeMap<String, usize>>,
     /// Candidate indices in the order of section 3.3: valid sorted, then invalid in input order.
     pub order: Vec<usize>,
     /// Number of distinct docIds.
@@ -1241,10 +1242,10 @@ fn build_trace(
         };
         let mut trace = base_trace(o, kind, place, position, source);
         let prefix = format!("{}/{list_name}", place.pointer);
-        trace.candidates = finish_candidates(items, &prefix, &trace, &mut diagnostics);
+        let candidates = finish_candidates(items, &prefix, &trace, &mut diagnostics);
         diagnostics.extend(std::mem::take(&mut trace.diagnostics));
         trace.diagnostics = diagnostics;
-        derive(&mut trace);
+        derive(&mut trace, candidates);
         return Ok(trace);
     }
 
@@ -1303,7 +1304,7 @@ fn build_trace(
                 trace.extra.entry(key).or_insert(value);
             }
             let prefix = format!("{inner_pointer}/{list_name}");
-            trace.candidates = finish_candidates(items, &prefix, &trace, &mut diagnostics);
+            let candidates = finish_candidates(items, &prefix, &trace, &mut diagnostics);
             trace.recorded_evidence = Some(match evidence {
                 Some((ListField::List(items), ev_name)) => {
                     let ev_prefix = format!("{outer_prefix}/{ev_name}");
@@ -1316,7 +1317,7 @@ fn build_trace(
             });
             diagnostics.extend(std::mem::take(&mut trace.diagnostics));
             trace.diagnostics = diagnostics;
-            derive(&mut trace);
+            derive(&mut trace, candidates);
             Ok(trace)
         }
         None => {
@@ -1326,19 +1327,19 @@ fn build_trace(
             };
             let mut trace = base_trace(o, kind, place, position, source);
             let prefix = format!("{outer_prefix}/{list_name}");
-            trace.candidates = finish_candidates(items, &prefix, &trace, &mut diagnostics);
+            let candidates = finish_candidates(items, &prefix, &trace, &mut diagnostics);
             trace.n_approximated = true;
             diagnostics.push(Diagnostic::warning(
                 "n-approximated",
                 format!(
                     "n approximated from capped evidence list: a LookupResult without an embedded trace has only its {} evidence items, not the service's full candidate batch",
-                    trace.candidates.len()
+                    candidates.len()
                 ),
                 format!("{outer_prefix}/{list_name}"),
             ));
             diagnostics.extend(std::mem::take(&mut trace.diagnostics));
             trace.diagnostics = diagnostics;
-            derive(&mut trace);
+            derive(&mut trace, candidates);
             Ok(trace)
         }
     }
@@ -1389,7 +1390,7 @@ fn base_trace(
         diagnostics,
         extra: o.extra,
         canonical_mode: None,
-        legacy_labels: BTreeMap::new(),
+        legacy_labels: Arc::default(),
         order: Vec::new(),
         doc_count: 0,
         legacy: None,
@@ -1595,9 +1596,7 @@ fn finish_candidates(
 
 /// Everything about a trace that no setting changes: order, duplicates, doc slots,
 /// legacy comparison, legacy label counts and the trace's canonical mode.
-fn derive(trace: &mut Trace) {
-    let candidates = &mut trace.candidates;
-
+fn derive(trace: &mut Trace, mut candidates: Vec<Candidate>) {
     let mut valid: Vec<usize> = Vec::with_capacity(candidates.len());
     let mut invalid: Vec<usize> = Vec::new();
     for (i, c) in candidates.iter().enumerate() {
@@ -1635,7 +1634,7 @@ fn derive(trace: &mut Trace) {
     }
     trace.doc_count = docs.len();
 
-    trace.legacy = legacy_positions(candidates, &valid);
+    trace.legacy = legacy_positions(&mut candidates, &valid);
 
     let mut legacy_labels = BTreeMap::new();
     for c in candidates.iter() {
@@ -1647,7 +1646,7 @@ fn derive(trace: &mut Trace) {
             }
         }
     }
-    trace.legacy_labels = legacy_labels;
+    trace.legacy_labels = Arc::new(legacy_labels);
 
     trace.canonical_mode = trace.mode.as_deref().and_then(canonical_label).or_else(|| {
         let mut shared = None;
@@ -1665,4 +1664,5 @@ fn derive(trace: &mut Trace) {
 
     valid.extend(invalid);
     trace.order = valid;
+    trace.candidates = candidates.into_iter().map(Arc::new).collect();
 }

@@ -45,9 +45,24 @@ pub struct Decision {
 
 /// Walks the candidates in section 3.3 order and decides each one.
 pub fn decide(trace: &Trace, config: &Config) -> Vec<Decision> {
-    let mut per_doc = vec![0usize; trace.doc_count];
-    let mut accepted = 0usize;
     let mut out = Vec::with_capacity(trace.order.len());
+    decide_each(trace, config, &mut Vec::new(), |_, decision| {
+        out.push(decision)
+    });
+    out
+}
+
+/// [`decide`] without the intermediate list: calls `each` per candidate in order.
+/// `per_doc` is scratch space, reused across traces so a recompute allocates less.
+pub fn decide_each(
+    trace: &Trace,
+    config: &Config,
+    per_doc: &mut Vec<usize>,
+    mut each: impl FnMut(&Arc<Candidate>, Decision),
+) {
+    per_doc.clear();
+    per_doc.resize(trace.doc_count, 0);
+    let mut accepted = 0usize;
     for &index in &trace.order {
         let Some(c) = trace.candidates.get(index) else {
             continue;
@@ -73,13 +88,15 @@ pub fn decide(trace: &Trace, config: &Config) -> Vec<Decision> {
         } else {
             None
         };
-        out.push(Decision {
-            index,
-            status,
-            accepted_rank,
-        });
+        each(
+            c,
+            Decision {
+                index,
+                status,
+                accepted_rank,
+            },
+        );
     }
-    out
 }
 
 /// An excerpt shown truncated but kept whole (the golden evaluation reads the full text).
@@ -159,32 +176,6 @@ pub enum StatusReason {
     DocCap { doc_id: Arc<str>, cap: usize },
     ReturnN { return_n: usize },
     Invalid { rank: Arc<str> },
-}
-
-impl StatusReason {
-    pub fn of(c: &Candidate, decision: &Decision, config: &Config) -> StatusReason {
-        match decision.status {
-            Status::Accepted => StatusReason::Accepted {
-                accepted_rank: decision.accepted_rank.unwrap_or(0),
-            },
-            Status::Duplicate => StatusReason::Duplicate {
-                of_rank: c.duplicate_of_rank.unwrap_or(0),
-            },
-            Status::DocCap => StatusReason::DocCap {
-                doc_id: c.doc_id.clone(),
-                cap: config.max_chunks_per_document,
-            },
-            Status::ReturnN => StatusReason::ReturnN {
-                return_n: config.return_n,
-            },
-            Status::Invalid => StatusReason::Invalid {
-                rank: match &c.rank {
-                    crate::input::Rank::Invalid(text) => text.clone(),
-                    _ => Arc::from("?"),
-                },
-            },
-        }
-    }
 }
 
 impl fmt::Display for StatusReason {

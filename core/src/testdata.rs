@@ -124,7 +124,7 @@ fn trace(rng: &mut Rng, index: usize, candidates: usize) -> Value {
             )),
         );
         c.insert("title".into(), json!(sentence(rng, 3)));
-        let words = 20 + rng.below(40) as usize;
+        let words = 4 + rng.below(12) as usize;
         c.insert("excerpt".into(), json!(sentence(rng, words)));
         c.insert(key("originalRank", "original_rank").into(), json!(rank));
         c.insert(key("scoreLabel", "score_label").into(), json!(label));

@@ -183,7 +183,7 @@ fn invalid_ranks_are_invalid_candidates_listed_last() {
     // n = 9 candidates, invalid ones included: rank 2 -> 8/9.
     assert_eq!(t.blocks[0].quality_score, 8.0 / 9.0);
     assert_eq!(
-        t.blocks[5].status_reason.to_string(),
+        t.blocks[5].status_reason().to_string(),
         "invalid rank: 2.5 is not an integer >= 1"
     );
 }

@@ -95,12 +95,12 @@ fn dense_trace_statuses_qualities_and_level() {
         t.blocks[0].quality_explanation.to_string(),
         "1 - min(0.41, 1.2) / 1.2 = 0.658"
     );
-    assert_eq!(t.blocks[2].status_reason.to_string(), "duplicate of rank 1");
+    assert_eq!(t.blocks[2].status_reason().to_string(), "duplicate of rank 1");
     assert_eq!(
-        t.blocks[3].status_reason.to_string(),
+        t.blocks[3].status_reason().to_string(),
         "kb-redis already has 2 blocks"
     );
-    assert_eq!(t.blocks[6].status_reason.to_string(), "beyond return-n (4)");
+    assert_eq!(t.blocks[6].status_reason().to_string(), "beyond return-n (4)");
     assert_eq!(t.blocks[6].quality_explanation.to_string(), "no score -> 0");
     // The golden evaluation sees the accepted blocks with their full text.
     let accepted: Vec<&str> = t.accepted_blocks().map(|b| &*b.doc_id).collect();
@@ -130,7 +130,7 @@ fn dense_trace_under_user_settings() {
             Status::ReturnN
         ]
     );
-    let excerpt = t.blocks[0].excerpt.as_ref().unwrap();
+    let excerpt = t.blocks[0].shown_excerpt().unwrap();
     assert_eq!(excerpt.shown(), "allkeys-lr…");
     assert!(excerpt.full().ends_with("maxmemory is reached."));
     // 0.658 < 0.7: low quality, with a category filter -> retry unfiltered.
@@ -202,7 +202,7 @@ fn hybrid_legacy_trace_rank_quality_and_legacy_comparison() {
     assert_eq!(t.legacy_labels.get("bm25_only_no_dense"), Some(&1));
     assert_eq!(t.legacy_labels.len(), 2);
     assert_eq!(
-        t.blocks[1].status_reason.to_string(),
+        t.blocks[1].status_reason().to_string(),
         "pay-timeout already has 1 block"
     );
     assert_eq!(
