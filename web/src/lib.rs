@@ -199,11 +199,11 @@ fn BatchView() -> impl IntoView {
         <div class="batch-view">
             <Warnings/>
             <BaselineComparison/>
+            <Distribution/>
             <div class="grid-2">
-                <Distribution/>
                 <SweepPanel/>
+                <Transitions/>
             </div>
-            <Transitions/>
             <TraceList/>
         </div>
     }

@@ -15,14 +15,15 @@ pub enum BaselineChange {
 
 /// What the score means for this label: an L2 distance, or a fused score that is not used.
 fn score_meaning(block: &Block) -> String {
-    let score = block
+    let c = &*block.candidate;
+    let score = c
         .score
         .map_or_else(|| "no score".to_owned(), |s| s.to_string());
-    match block.canonical_label {
+    match c.canonical_label {
         Some(CanonicalLabel::Dense) => format!("{score} (L2 distance)"),
         Some(CanonicalLabel::Hybrid) => {
             let mut text = format!("{score} (fused score, not used)");
-            if let Some(d) = block.dense_distance {
+            if let Some(d) = c.dense_distance {
                 text.push_str(&format!("; denseDistance {d}"));
             }
             text
@@ -87,18 +88,17 @@ pub fn BlockTable(
 
 #[component]
 fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView {
+    let c = std::sync::Arc::clone(&block.candidate);
     let rank = block
         .original_rank
         .map_or_else(|| "invalid".to_owned(), |r| r.to_string());
-    let from_position = block.rank_from_position;
-    let raw_label = block.score_label.as_deref().map(str::to_owned);
-    let canonical = block
-        .canonical_label
-        .map_or("unknown", CanonicalLabel::as_str);
+    let from_position = block.rank_from_position();
+    let raw_label = c.score_label.as_deref().map(str::to_owned);
+    let canonical = c.canonical_label.map_or("unknown", CanonicalLabel::as_str);
     let formula = block.quality_explanation.to_string();
     let quality = block.quality_score;
-    let legacy = block.legacy_position.map(|position| {
-        let promoted = block.displacement.filter(|d| *d > 0);
+    let legacy = c.legacy_position.map(|position| {
+        let promoted = c.displacement.filter(|d| *d > 0);
         view! {
             <span>
                 {format!("#{position}")}
@@ -110,13 +110,13 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
                             </span>
                         }
                     })}
-                {block
+                {c
                     .final_score
                     .map(|s| view! { <span class="hint">{format!(" finalScore {s}")}</span> })}
             </span>
         }
     });
-    let excerpt = block.excerpt.clone().map(|e| {
+    let excerpt = block.shown_excerpt().map(|e| {
         let shown = e.shown().into_owned();
         if e.is_truncated() {
             let full = e.full().to_owned();
@@ -131,8 +131,8 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
             view! { <p class="excerpt">{shown}</p> }.into_any()
         }
     });
-    let breadcrumb = block.breadcrumb.as_deref().map(str::to_owned);
-    let title = block.title.as_deref().map(str::to_owned);
+    let breadcrumb = c.breadcrumb.as_deref().map(str::to_owned);
+    let title = c.title.as_deref().map(str::to_owned);
     let change_cell = pinned.then(|| {
         let (class, text) = match change {
             BaselineChange::Same => ("", ""),
@@ -153,12 +153,12 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
                     .then(|| view! { <span class="badge" title="originalRank absent: array position used">"pos"</span> })}
             </td>
             <td class="evidence">
-                <code>{block.evidence_key.to_string()}</code>
+                <code>{c.evidence_key.to_string()}</code>
                 {breadcrumb.map(|b| view! { <div class="hint">{b}</div> })}
                 {title.map(|t| view! { <div class="hint">{t}</div> })}
                 {excerpt}
             </td>
-            <td><code>{block.doc_id.to_string()}</code></td>
+            <td><code>{c.doc_id.to_string()}</code></td>
             <td class="label">
                 {match raw_label {
                     Some(raw) if raw.trim().to_lowercase() != canonical => {
@@ -167,7 +167,7 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
                     Some(raw) => view! { <span>{raw}</span> }.into_any(),
                     None => view! { <span class="hint">"(mode) → " {canonical}</span> }.into_any(),
                 }}
-                {block
+                {c
                     .legacy_alias
                     .then(|| view! { <span class="badge legacy" title="legacy label alias">"legacy"</span> })}
             </td>
@@ -183,7 +183,7 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
             </td>
             <td>
                 <span class=status_class(block.status)>{block.status.as_str()}</span>
-                <div class="hint status-reason">{block.status_reason.to_string()}</div>
+                <div class="hint status-reason">{block.status_reason().to_string()}</div>
             </td>
             <td class="num">{block.accepted_rank.map(|r| r.to_string())}</td>
             <td>{legacy}</td>

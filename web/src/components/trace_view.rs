@@ -19,7 +19,7 @@ fn baseline_changes(current: &TraceAnalysis, baseline: &TraceAnalysis) -> Vec<Ba
             let was = baseline
                 .blocks
                 .iter()
-                .find(|b| b.input_index == block.input_index)
+                .find(|b| b.candidate.input_index == block.candidate.input_index)
                 .is_some_and(|b| b.status == Status::Accepted);
             match (was, block.status == Status::Accepted) {
                 (false, true) => BaselineChange::Entered,
