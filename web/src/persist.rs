@@ -19,6 +19,12 @@ const DOCUMENTS_KEY: &str = "ragtrace.v1.documents";
 const PASTE_KEY: &str = "ragtrace.v1.paste";
 const SETTINGS_KEY: &str = "ragtrace.v1.settings";
 
+/// Browsers give a page about 5 MB of localStorage (UTF-16); larger input is not
+/// remembered rather than half-remembered.
+const STORE_LIMIT: usize = 2 * 1024 * 1024;
+const TOO_LARGE: &str =
+    "This input is too large for the browser's storage: it will not survive a reload.";
+
 const KEYS: [Key; 9] = [
     Key::MaxL2Distance,
     Key::ReturnN,
@@ -364,11 +370,22 @@ pub fn keep_in_sync(state: AppState) {
             })
         });
         let json = stored.and_then(|docs| serde_json::to_string(&docs).ok());
-        save(state, DOCUMENTS_KEY, json);
+        match json {
+            Some(json) if json.len() > STORE_LIMIT => {
+                save(state, DOCUMENTS_KEY, None);
+                state.notice.set(Some(TOO_LARGE.to_owned()));
+            }
+            json => save(state, DOCUMENTS_KEY, json),
+        }
     });
     Effect::new(move |_| {
         let paste = state.paste.get();
-        save(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
+        if paste.len() > STORE_LIMIT {
+            save(state, PASTE_KEY, None);
+            state.notice.set(Some(TOO_LARGE.to_owned()));
+        } else {
+            save(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
+        }
     });
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {
         let hash = decode_hash(&current_hash());
@@ -408,10 +425,7 @@ fn save(state: AppState, key: &str, value: Option<String>) {
     if result.is_err() {
         // Usually the quota: the page keeps working, it just cannot remember this input.
         let _ = store.remove_item(key);
-        state.notice.set(Some(
-            "This input is too large for the browser's storage: it will not survive a reload."
-                .to_owned(),
-        ));
+        state.notice.set(Some(TOO_LARGE.to_owned()));
     }
 }
 

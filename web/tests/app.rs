@@ -1,22 +1,239 @@
+//! The real `App`, driven as a user would drive it. Expected values come from
+//! `ragtrace_core` itself: the page must show what the core computes.
 #![cfg(target_arch = "wasm32")]
 
-use leptos::prelude::*;
-use ragtrace_web::App;
+mod common;
+
+use common::*;
+use ragtrace_core::input::parse_documents;
+use ragtrace_core::{analyze, Analysis, Settings};
+use ragtrace_web::samples::Sample;
+use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_LOOKUP_RESULTS};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+fn expected(docs: &[(&str, &str)], settings: &Settings) -> Analysis {
+    let docs: Vec<(String, String)> = docs
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    analyze(&parse_documents(&docs), settings, false).unwrap()
+}
+
+/// The recomputed count of `level` over all traces, as the distribution table shows it.
+fn shown_level_count(root: &web_sys::Element, level: &str) -> usize {
+    text(
+        root,
+        &format!("#distribution-table tr[data-level=\"{level}\"] td[data-scope=\"all\"][data-kind=\"recomputed\"]"),
+    )
+    .trim()
+    .parse()
+    .unwrap()
+}
+
+fn stage_count(root: &web_sys::Element, stage: &str) -> usize {
+    text(root, &format!("[data-stage=\"{stage}\"] .stage-count"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
 #[wasm_bindgen_test]
-fn app_mounts_with_title_and_sample_loaded() {
-    let root = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&root).unwrap();
-    let _handle = leptos::mount::mount_to(root.clone().unchecked_into(), App);
-    let title = root.query_selector("h1").unwrap().unwrap();
-    assert_eq!(title.text_content().as_deref(), Some("ragtrace"));
-    let area: web_sys::HtmlTextAreaElement = root
-        .query_selector("#trace-input")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
-    assert!(area.value().contains("req-dense-001"));
+async fn opens_with_a_full_analysis_of_the_sample() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    assert_eq!(text(&root, "h1"), "ragtrace");
+    let generated = Sample::Generated.text();
+    let want = expected(&[("generated-500.json", &generated)], &Settings::default());
+    assert!(want.traces.len() > 100);
+    assert!(text(&root, ".tabs").contains(&format!("Batch ({} traces)", want.traces.len())));
+    for (level, n) in &want.summary.levels {
+        assert_eq!(shown_level_count(&root, level.as_str()), *n, "{level:?}");
+    }
+    // The list is virtualised: far fewer rows in the DOM than traces.
+    let rows = find_all(&root, ".vtable-window .trow");
+    assert!(
+        !rows.is_empty() && rows.len() < 60,
+        "{} rows rendered",
+        rows.len()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn pasting_a_trace_shows_its_blocks_as_the_core_computes_them() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    paste(&root, SAMPLE_DENSE_TRACE);
+    settle().await;
+    let want = expected(&[("pasted text", SAMPLE_DENSE_TRACE)], &Settings::default());
+    let trace = &want.traces[0];
+    // One trace: the trace view opens by itself.
+    assert!(text(&root, "#trace-title").contains("req-dense-001"));
+    let rows = find_all(&root, "#block-table tbody tr");
+    assert_eq!(rows.len(), trace.blocks.len());
+    for (row, block) in rows.iter().zip(&trace.blocks) {
+        let row_text = row.text_content().unwrap_or_default();
+        assert!(
+            row_text.contains(&*block.candidate.evidence_key),
+            "{row_text}"
+        );
+        assert!(row_text.contains(block.status.as_str()), "{row_text}");
+    }
+    let level = text(&root, "#outcome-table tr[data-row=\"relevanceLevel\"] td");
+    assert_eq!(level.trim(), trace.relevance_level.as_str());
+}
+
+#[wasm_bindgen_test]
+async fn moving_max_l2_distance_recomputes_every_trace() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    let generated = Sample::Generated.text();
+    let docs = [("generated-500.json", &*generated)];
+    let before = expected(&docs, &Settings::default());
+    let mut settings = Settings::default();
+    settings.max_l2_distance = Some(0.6);
+    let after = expected(&docs, &settings);
+    assert_ne!(
+        before.summary.levels, after.summary.levels,
+        "the sample must react"
+    );
+
+    set_input(&root, "#knob-maxL2Distance", "0.6", "input");
+    settle().await;
+    for level in ragtrace_web::format::LEVELS {
+        let n = after.summary.levels.get(&level).copied().unwrap_or(0);
+        assert_eq!(shown_level_count(&root, level.as_str()), n, "{level:?}");
+    }
+    // The first rows of the list show the recomputed levels too.
+    for row in find_all(&root, ".vtable-window .trow").iter().take(5) {
+        let index: usize = row.get_attribute("data-index").unwrap().parse().unwrap();
+        let cell = row.query_selector("[data-col=\"level\"]").unwrap().unwrap();
+        let shown = cell.text_content().unwrap_or_default();
+        assert!(
+            shown.contains(after.traces[index].relevance_level.as_str()),
+            "{shown}"
+        );
+    }
+    // The link reproduces the view.
+    let hash = window().location().hash().unwrap();
+    assert!(hash.contains("maxL2Distance=0.6"), "{hash}");
+}
+
+#[wasm_bindgen_test]
+async fn thresholds_keep_their_order_while_dragging() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    set_input(&root, "#knob-referenceThreshold", "0.8", "input");
+    settle().await;
+    let highly: web_sys::HtmlInputElement =
+        find(&root, "#knob-highlyRelevantThreshold").unchecked_into();
+    assert_eq!(highly.value(), "0.8");
+    assert!(root.query_selector(".error-panel").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn malformed_input_is_located_and_the_last_analysis_stays() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    let tab_before = text(&root, ".tabs");
+    paste(&root, "{\n  \"candidates\": [1,, 2]\n}");
+    settle().await;
+    let location = text(&root, ".error-location");
+    assert!(location.contains("pasted text"), "{location}");
+    assert!(location.contains("line 2"), "{location}");
+    assert!(location.contains("column"), "{location}");
+    assert!(text(&root, ".error-line").contains("\"candidates\": [1,, 2]"));
+    assert!(text(&root, ".caret").ends_with('^'));
+    // The last good analysis is still there, and marked as such.
+    assert_eq!(text(&root, ".tabs"), tab_before);
+    assert!(text(&root, ".stale-banner").contains("last good analysis"));
+    assert!(root.query_selector(".results.stale").unwrap().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn a_wrong_type_is_reported_with_its_json_path() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    paste(
+        &root,
+        r#"{"requestId": "typed", "mode": "dense", "candidates": [{"evidenceKey": "a", "originalRank": 1, "score": "0.3"}]}"#,
+    );
+    settle().await;
+    let paths: Vec<String> = find_all(&root, ".diagnostics .json-path")
+        .iter()
+        .filter_map(|e| e.text_content())
+        .collect();
+    assert!(
+        paths.iter().any(|p| p == "/candidates/0/score"),
+        "{paths:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn trace_text_is_never_markup() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    paste(&root, SAMPLE_LOOKUP_RESULTS);
+    settle().await;
+    // Two traces: the batch view; open the one with markup in its text.
+    let rows = find_all(&root, ".vtable-window .trow");
+    assert_eq!(rows.len(), 2);
+    let row: web_sys::HtmlElement = rows[1].clone().unchecked_into();
+    row.click();
+    settle().await;
+    assert!(text(&root, ".trace-header").contains("<script>alert('x')</script>"));
+    assert!(text(&root, "#block-table").contains("<img src=x onerror=alert(1)>"));
+    assert!(root.query_selector("img").unwrap().is_none());
+    assert!(root.query_selector("script").unwrap().is_none());
+    assert!(root.query_selector("[onerror]").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_trace_view_waterfall_shows_the_core_stages() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "button[data-sample=\"dense\"]");
+    settle().await;
+    let want = expected(
+        &[("dense-trace.json", SAMPLE_DENSE_TRACE)],
+        &Settings::default(),
+    );
+    let stages = want.traces[0].stages;
+    assert_eq!(stage_count(&root, "candidates"), stages.candidates);
+    assert_eq!(stage_count(&root, "invalid"), stages.invalid);
+    assert_eq!(stage_count(&root, "duplicates"), stages.duplicates);
+    assert_eq!(stage_count(&root, "docCap"), stages.doc_capped);
+    assert_eq!(stage_count(&root, "returnN"), stages.return_n_cut);
+    assert_eq!(stage_count(&root, "accepted"), stages.accepted);
+    assert!(stages.duplicates > 0 && stages.accepted > 0);
+}
+
+#[wasm_bindgen_test]
+async fn a_pinned_baseline_shows_what_changed() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "#pin-baseline");
+    settle().await;
+    set_input(&root, "#knob-maxL2Distance", "0.6", "input");
+    settle().await;
+    let generated = Sample::Generated.text();
+    let docs = [("generated-500.json", &*generated)];
+    let before = expected(&docs, &Settings::default());
+    let mut settings = Settings::default();
+    settings.max_l2_distance = Some(0.6);
+    let after = expected(&docs, &settings);
+    let changed = before
+        .traces
+        .iter()
+        .zip(&after.traces)
+        .filter(|(b, a)| b.relevance_level != a.relevance_level)
+        .count();
+    assert!(changed > 0);
+    let heading = text(&root, ".baseline h3");
+    assert!(heading.starts_with(&changed.to_string()), "{heading}");
+    click(&root, "#unpin-baseline");
+    settle().await;
+    assert!(root.query_selector(".baseline").unwrap().is_none());
 }
