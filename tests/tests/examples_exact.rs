@@ -95,12 +95,18 @@ fn dense_trace_statuses_qualities_and_level() {
         t.blocks[0].quality_explanation.to_string(),
         "1 - min(0.41, 1.2) / 1.2 = 0.658"
     );
-    assert_eq!(t.blocks[2].status_reason().to_string(), "duplicate of rank 1");
+    assert_eq!(
+        t.blocks[2].status_reason().to_string(),
+        "duplicate of rank 1"
+    );
     assert_eq!(
         t.blocks[3].status_reason().to_string(),
         "kb-redis already has 2 blocks"
     );
-    assert_eq!(t.blocks[6].status_reason().to_string(), "beyond return-n (4)");
+    assert_eq!(
+        t.blocks[6].status_reason().to_string(),
+        "beyond return-n (4)"
+    );
     assert_eq!(t.blocks[6].quality_explanation.to_string(), "no score -> 0");
     // The golden evaluation sees the accepted blocks with their full text.
     let accepted: Vec<&str> = t.accepted_blocks().map(|b| &*b.doc_id).collect();
