@@ -622,8 +622,11 @@ pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -
         .enumerate()
         .filter(|(_, d)| is_rel(d))
         .map(|(i, _)| discount(i))
-        .sum();
-    let idcg: f64 = (0..relevant.len().min(k)).map(discount).sum();
+        .fold(0.0, |total, gain| total + gain);
+    // Folding from +0.0: `Sum` for floats starts at -0.0, which would print as "-0".
+    let idcg: f64 = (0..relevant.len().min(k))
+        .map(discount)
+        .fold(0.0, |total, gain| total + gain);
     let ndcg = if idcg > 0.0 { dcg / idcg } else { 0.0 };
     RankingMetrics {
         recall,
@@ -708,7 +711,7 @@ pub fn evaluate(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> Go
         if reports.is_empty() {
             0.0
         } else {
-            reports.iter().map(f).sum::<f64>() / reports.len() as f64
+            reports.iter().map(f).fold(0.0, |total, x| total + x) / reports.len() as f64
         }
     };
     let summary = GoldenSummary {

@@ -141,3 +141,92 @@ fn usage_and_configuration_errors_exit_2() {
     let out = ragtrace(&["analyze", "--set", "maxL2Distance=-1", &file], None);
     assert!(String::from_utf8_lossy(&out.stderr).contains("maxL2Distance"));
 }
+
+#[test]
+fn eval_writes_report_json_markdown_and_trec_files() {
+    let out_dir = std::env::temp_dir().join(format!("ragtrace-eval-{}", std::process::id()));
+    let trec_dir = out_dir.join("trec");
+    let out = ragtrace(
+        &[
+            "eval",
+            "--cases",
+            &fixture("golden-cases.json"),
+            "--out-dir",
+            &out_dir.display().to_string(),
+            "--trec",
+            &trec_dir.display().to_string(),
+            "--set",
+            "returnN=2",
+            &fixture("dense-trace.json"),
+            &fixture("hybrid-legacy-trace.json"),
+            &fixture("lookup-result.jsonl"),
+        ],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("4 cases"), "{summary}");
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("report.json")).unwrap())
+            .unwrap();
+    // --set beats the traces' own options: k is 2 everywhere.
+    assert_eq!(report["config"]["returnN"], 2);
+    let cases = report["cases"].as_array().unwrap();
+    let ids: Vec<&str> = cases
+        .iter()
+        .map(|c| c["caseId"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["redis-eviction", "pay-timeout", "gateway-tls", "no-run"]
+    );
+    // redis: blocks kb-redis#3, kb-redis#4 -> one document, expected, breadcrumb hit.
+    assert_eq!(cases[0]["level"], "strong");
+    assert_eq!(cases[0]["docRanking"], serde_json::json!(["kb-redis"]));
+    assert_eq!(cases[0]["k"], 2);
+    assert_eq!(cases[0]["precision"], 0.5);
+    // pay: cap 1 per document and returnN 2 -> pay-timeout#0, order-faq#5;
+    // "指数退避" is found, "人工对账" (only in pay-timeout#1) is not: coverage 0.5.
+    assert_eq!(cases[1]["coverage"], 0.5);
+    assert_eq!(cases[1]["level"], "strong");
+    assert_eq!(cases[3]["level"], "miss");
+    assert_eq!(cases[3]["ndcg"], 0.0);
+    assert_eq!(report["summary"]["levels"]["miss"], 1);
+
+    let markdown = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
+    assert!(
+        markdown.contains("| redis-eviction | strong |"),
+        "{markdown}"
+    );
+    let qrels = std::fs::read_to_string(trec_dir.join("qrels.txt")).unwrap();
+    assert!(
+        qrels.lines().any(|l| l == "redis-eviction 0 kb-redis 1"),
+        "{qrels}"
+    );
+    let run = std::fs::read_to_string(trec_dir.join("run.txt")).unwrap();
+    assert!(
+        run.lines()
+            .next()
+            .unwrap()
+            .starts_with("redis-eviction Q0 kb-redis 1 "),
+        "{run}"
+    );
+}
+
+#[test]
+fn eval_with_a_malformed_cases_file_exits_1_with_its_location() {
+    let cases = temp_file("bad-cases.json", "{\"cases\": [\n  {\"caseId\": }\n]}");
+    let out = ragtrace(
+        &["eval", "--cases", &cases, &fixture("dense-trace.json")],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad-cases.json:2:"), "{stderr}");
+}

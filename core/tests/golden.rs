@@ -479,6 +479,8 @@ mod golden {
             (r.recall, r.precision, r.reciprocal_rank, r.ndcg),
             (0.0, 0.0, 0.0, 0.0)
         );
+        // +0.0, not -0.0: reports must not print "-0".
+        assert!(r.ndcg.is_sign_positive() && rep.summary.mean_ndcg.is_sign_positive());
         let note = r.note.clone().unwrap_or_default();
         assert!(note.contains("no trace"), "{note}");
         assert!(

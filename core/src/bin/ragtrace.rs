@@ -2,7 +2,7 @@
 //! All logic lives in the library; this file reads files, parses flags and prints.
 
 use clap::{Args, Parser, Subcommand};
-use ragtrace_core::{analyze, input, Settings};
+use ragtrace_core::{analyze, golden, input, report, Settings};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,6 +22,8 @@ struct Cli {
 enum Command {
     /// Analyse traces and print the analysis as one JSON object.
     Analyze(AnalyzeArgs),
+    /// Evaluate traces against golden cases; write report.json and report.md.
+    Eval(EvalArgs),
 }
 
 #[derive(Args)]
@@ -46,6 +48,24 @@ struct AnalyzeArgs {
     files: Vec<String>,
 }
 
+#[derive(Args)]
+struct EvalArgs {
+    /// The golden cases: a JSON array or {"cases": [...]}.
+    #[arg(long, value_name = "CASES.json")]
+    cases: PathBuf,
+    #[command(flatten)]
+    settings: SettingsArgs,
+    /// Where report.json and report.md are written.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    out_dir: PathBuf,
+    /// Also write qrels.txt and run.txt (TREC format) into this folder.
+    #[arg(long, value_name = "DIR")]
+    trec: Option<PathBuf>,
+    /// Trace files (the runs); '-' reads standard input.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+}
+
 const EXIT_INPUT: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
@@ -63,6 +83,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Analyze(args) => run_analyze(args),
+        Command::Eval(args) => run_eval(args),
     }
 }
 
@@ -129,16 +150,7 @@ fn run_analyze(args: AnalyzeArgs) -> ExitCode {
     };
     let (docs, unreadable) = read_inputs(&args.files);
     let batch = input::parse_documents(&docs);
-    for error in &batch.errors {
-        eprintln!("ragtrace: {error}");
-        if let (Some(text), Some(column)) = (&error.line_text, error.column) {
-            eprintln!("    {text}");
-            eprintln!(
-                "    {}^",
-                " ".repeat(column.saturating_sub(1).min(text.chars().count()))
-            );
-        }
-    }
+    print_input_errors(&batch.errors);
     let analysis = match analyze(&batch, &settings, args.sweep) {
         Ok(analysis) => analysis,
         Err(err) => {
@@ -156,6 +168,102 @@ fn run_analyze(args: AnalyzeArgs) -> ExitCode {
         eprintln!("ragtrace: cannot write the analysis: {err}");
         return ExitCode::from(EXIT_INPUT);
     }
+    if unreadable || !batch.errors.is_empty() {
+        ExitCode::from(EXIT_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints located input errors with the offending line and a caret under the column.
+fn print_input_errors(errors: &[ragtrace_core::diagnostic::InputError]) {
+    for error in errors {
+        eprintln!("ragtrace: {error}");
+        if let (Some(text), Some(column)) = (&error.line_text, error.column) {
+            eprintln!("    {text}");
+            eprintln!(
+                "    {}^",
+                " ".repeat(column.saturating_sub(1).min(text.chars().count()))
+            );
+        }
+    }
+}
+
+fn write_file(dir: &std::path::Path, name: &str, contents: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    let path = dir.join(name);
+    std::fs::write(&path, contents).map_err(|err| format!("cannot write {}: {err}", path.display()))
+}
+
+fn run_eval(args: EvalArgs) -> ExitCode {
+    let settings = match load_settings(&args.settings) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("ragtrace: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let cases_name = args.cases.display().to_string();
+    let cases = match std::fs::read_to_string(&args.cases) {
+        Ok(text) => golden::parse_cases(&cases_name, &text),
+        Err(err) => {
+            eprintln!("ragtrace: cannot read {cases_name}: {err}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let cases = match cases {
+        Ok(cases) => cases,
+        Err(errors) => {
+            print_input_errors(&errors);
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    for finding in &cases.diagnostics {
+        let place = finding.path.as_deref().unwrap_or("");
+        eprintln!("ragtrace: {cases_name}{place}: {}", finding.message);
+    }
+    let (docs, unreadable) = read_inputs(&args.files);
+    let batch = input::parse_documents(&docs);
+    print_input_errors(&batch.errors);
+    let analysis = match analyze(&batch, &settings, false) {
+        Ok(analysis) => analysis,
+        Err(err) => {
+            eprintln!("ragtrace: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let evaluation = golden::evaluate_analysis(&cases, &analysis);
+    let json = match serde_json::to_string_pretty(&evaluation) {
+        Ok(json) => json + "\n",
+        Err(err) => {
+            eprintln!("ragtrace: cannot serialise the report: {err}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let mut written = write_file(&args.out_dir, "report.json", &json).and_then(|()| {
+        write_file(
+            &args.out_dir,
+            "report.md",
+            &report::golden_markdown(&evaluation),
+        )
+    });
+    if let Some(dir) = &args.trec {
+        written = written
+            .and_then(|()| write_file(dir, "qrels.txt", &report::trec_qrels(&evaluation)))
+            .and_then(|()| {
+                write_file(
+                    dir,
+                    "run.txt",
+                    &report::trec_run(&evaluation, report::TREC_RUN_TAG),
+                )
+            });
+    }
+    if let Err(message) = written {
+        eprintln!("ragtrace: {message}");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    print!("{}", report::golden_summary_text(&evaluation));
     if unreadable || !batch.errors.is_empty() {
         ExitCode::from(EXIT_INPUT)
     } else {
