@@ -68,7 +68,7 @@ pub fn text(root: &web_sys::Element, selector: &str) -> String {
     find(root, selector).text_content().unwrap_or_default()
 }
 
-fn fire(target: &web_sys::Element, kind: &str) {
+pub fn fire(target: &web_sys::Element, kind: &str) {
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
     let event = web_sys::Event::new_with_event_init_dict(kind, &init).unwrap();

@@ -1,0 +1,111 @@
+//! Browser benchmark: with a 100,000-candidate batch loaded, how long from a
+//! slider input to the next painted frame. Prints figures; asserts no timings.
+//!
+//! Run with optimisations: `wasm-pack test --headless --chrome --release web --test bench_slider`.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::*;
+use ragtrace_core::input::parse_documents;
+use ragtrace_core::{analyze, Settings};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const TRACES: usize = 10_000;
+const CANDIDATES_PER_TRACE: usize = 10;
+const ROUNDS: usize = 21;
+
+fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn summary(values: &[f64]) -> String {
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(0.0, f64::max);
+    format!(
+        "median {:.1} ms (min {:.1}, max {:.1}, n={})",
+        median(values.to_vec()),
+        min,
+        max,
+        values.len()
+    )
+}
+
+#[wasm_bindgen_test]
+async fn slider_input_to_next_frame_with_100k_candidates() {
+    let text = ragtrace_core::testdata::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7);
+
+    // The core alone, for reference.
+    let t = now();
+    let batch = parse_documents(&[("bench.json".to_owned(), text.clone())]);
+    let parse_ms = now() - t;
+    let candidates = batch.candidate_count();
+    assert_eq!(candidates, TRACES * CANDIDATES_PER_TRACE);
+    let mut analyze_ms = Vec::new();
+    for i in 0..7 {
+        let mut settings = Settings::default();
+        settings.max_l2_distance = Some(if i % 2 == 0 { 0.8 } else { 1.1 });
+        let t = now();
+        let analysis = analyze(&batch, &settings, true).unwrap();
+        analyze_ms.push(now() - t);
+        assert_eq!(analysis.traces.len(), TRACES);
+    }
+    drop(batch);
+
+    // The page: load the batch as a file, as a user would.
+    let (root, _app) = mount_fresh();
+    settle().await;
+    let parts = js_sys::Array::of1(&JsValue::from_str(&text));
+    let file = web_sys::File::new_with_str_sequence_and_options(
+        &parts,
+        "bench.json",
+        &web_sys::FilePropertyBag::new(),
+    )
+    .unwrap();
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    transfer.items().add_with_file(&file).unwrap();
+    let input: web_sys::HtmlInputElement = find(&root, "#file-input").unchecked_into();
+    input.set_files(transfer.files().as_ref());
+    let t = now();
+    fire(&input, "change");
+    let expected_tab = format!("Batch ({TRACES} traces)");
+    let mut loaded = false;
+    for _ in 0..600 {
+        sleep(50).await;
+        if text(&root, ".tabs").contains(&expected_tab) {
+            loaded = true;
+            break;
+        }
+    }
+    assert!(loaded, "the batch did not load");
+    next_frame().await;
+    let load_ms = now() - t;
+
+    let mut frame_ms = Vec::new();
+    for i in 0..ROUNDS {
+        let value = if i % 2 == 0 { "0.8" } else { "1.1" };
+        let t = now();
+        set_input(&root, "#knob-maxL2Distance", value, "input");
+        // Effects run as microtasks, then the frame: rAF, then a task after the paint.
+        next_frame().await;
+        sleep(0).await;
+        frame_ms.push(now() - t);
+    }
+
+    console_log!(
+        "bench: {candidates} candidates in {TRACES} traces ({:.1} MB of JSON)",
+        text.len() as f64 / 1e6
+    );
+    console_log!("bench: core parse {parse_ms:.1} ms");
+    console_log!("bench: core analyze (with sweep) {}", summary(&analyze_ms));
+    console_log!("bench: page load (file -> painted analysis) {load_ms:.1} ms");
+    console_log!("bench: slider input -> next painted frame {}", summary(&frame_ms));
+}
