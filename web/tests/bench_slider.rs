@@ -1,7 +1,9 @@
 //! Browser benchmark: with a 100,000-candidate batch loaded, how long from a
 //! slider input to the next painted frame. Prints figures; asserts no timings.
 //!
-//! Run with optimisations: `wasm-pack test --headless --chrome --release web --test bench_slider`.
+//! Run with optimisations (not `--release`: the release profile aborts on panic,
+//! which the test harness cannot share with the core's cdylib build):
+//! `CARGO_PROFILE_DEV_OPT_LEVEL=3 wasm-pack test --headless --chrome web --test bench_slider`.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
@@ -41,11 +43,11 @@ fn summary(values: &[f64]) -> String {
 
 #[wasm_bindgen_test]
 async fn slider_input_to_next_frame_with_100k_candidates() {
-    let text = ragtrace_core::testdata::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7);
+    let json = ragtrace_core::testdata::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7);
 
     // The core alone, for reference.
     let t = now();
-    let batch = parse_documents(&[("bench.json".to_owned(), text.clone())]);
+    let batch = parse_documents(&[("bench.json".to_owned(), json.clone())]);
     let parse_ms = now() - t;
     let candidates = batch.candidate_count();
     assert_eq!(candidates, TRACES * CANDIDATES_PER_TRACE);
@@ -63,7 +65,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     // The page: load the batch as a file, as a user would.
     let (root, _app) = mount_fresh();
     settle().await;
-    let parts = js_sys::Array::of1(&JsValue::from_str(&text));
+    let parts = js_sys::Array::of1(&JsValue::from_str(&json));
     let file = web_sys::File::new_with_str_sequence_and_options(
         &parts,
         "bench.json",
@@ -102,10 +104,13 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
 
     console_log!(
         "bench: {candidates} candidates in {TRACES} traces ({:.1} MB of JSON)",
-        text.len() as f64 / 1e6
+        json.len() as f64 / 1e6
     );
     console_log!("bench: core parse {parse_ms:.1} ms");
     console_log!("bench: core analyze (with sweep) {}", summary(&analyze_ms));
     console_log!("bench: page load (file -> painted analysis) {load_ms:.1} ms");
-    console_log!("bench: slider input -> next painted frame {}", summary(&frame_ms));
+    console_log!(
+        "bench: slider input -> next painted frame {}",
+        summary(&frame_ms)
+    );
 }
