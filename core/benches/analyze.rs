@@ -135,7 +135,66 @@ fn summary() {
     );
 }
 
+/// `RAGTRACE_PROFILE=<n> cargo bench -p ragtrace-core --bench analyze`: only `n` recomputes
+/// (no criterion), so `perf record` / callgrind see the recompute and little else.
+fn profile(runs: usize) {
+    let text = text();
+    let batch = input::parse_document("bench", &text);
+    drop(text);
+    let settings = changed_settings();
+    // A fingerprint of the serialised output under a few settings, to compare builds.
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let other = Settings {
+        hybrid_quality: Some(ragtrace_core::HybridQuality::MaxRankDense),
+        max_chunks_per_document: Some(1),
+        use_trace_options: false,
+        ..Settings::default()
+    };
+    for (s, sweep) in [
+        (&Settings::default(), true),
+        (&settings, false),
+        (&other, true),
+    ] {
+        let json = serde_json::to_string(&analyze(&batch, s, sweep).unwrap()).unwrap();
+        for byte in json.bytes() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    println!("profile: output fingerprint {hash:016x}");
+    // Analysis and the drop of its result timed apart: a page that recomputes pays both.
+    let mut analyse = Vec::with_capacity(runs);
+    let mut free = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let start = Instant::now();
+        let analysis = analyze(black_box(&batch), &settings, false).unwrap();
+        analyse.push(start.elapsed());
+        let start = Instant::now();
+        drop(black_box(analysis));
+        free.push(start.elapsed());
+    }
+    let ms = |mut v: Vec<Duration>| {
+        v.sort();
+        let at = |f: f64| {
+            v.get((v.len() as f64 * f) as usize)
+                .map_or(0.0, |d| d.as_secs_f64() * 1e3)
+        };
+        format!("min {:.2} median {:.2} ms", at(0.0), at(0.5))
+    };
+    println!(
+        "profile: {runs} recomputes: analyze {}; drop {}",
+        ms(analyse),
+        ms(free)
+    );
+}
+
 fn benches(c: &mut Criterion) {
+    if let Some(runs) = std::env::var("RAGTRACE_PROFILE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        profile(runs);
+        return;
+    }
     summary();
     let text = text();
     let batch = input::parse_document("bench", &text);
@@ -158,6 +217,10 @@ fn benches(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("analyze_new_settings", |b| {
         b.iter(|| analyze(black_box(&batch), &settings, true).unwrap())
+    });
+    // The recompute the page does on every settings change (no sweep requested).
+    group.bench_function("analyze_no_sweep", |b| {
+        b.iter(|| analyze(black_box(&batch), &settings, false).unwrap())
     });
     group.finish();
 }

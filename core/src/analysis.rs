@@ -10,9 +10,9 @@ use crate::input::{Candidate, Rank};
 use crate::input::{DocumentSummary, ParsedBatch, Trace, TraceKind};
 use crate::label::CanonicalLabel;
 use crate::legacy::LegacySummary;
-use crate::outcome::{normalise_level, outcome, Level};
+use crate::outcome::{normalised_eq, outcome, Level, Outcome};
 use crate::pipeline::{decide_each, Excerpt, Status, StatusReason};
-use crate::quality::{quality, QualityBasis};
+use crate::quality::{quality, Quality, QualityBasis};
 use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde::Serializer;
@@ -255,15 +255,24 @@ pub fn analyze(
     with_sweep: bool,
 ) -> Result<Analysis, ConfigError> {
     let global = Config::from_settings(settings)?;
-    let mut per_doc = Vec::new();
-    let traces: Vec<TraceAnalysis> = batch
-        .traces
-        .iter()
-        .map(|trace| analyze_trace_with(trace, settings, &global, &mut per_doc))
-        .collect();
-    let summary = batch::summarize(&traces);
-    let sweep = with_sweep.then(|| batch::sweep(&traces));
-    let warnings = batch::collect_warnings(&traces);
+    let mut scratch = Scratch::default();
+    let mut summary = batch::SummaryBuilder::default();
+    let mut warnings = batch::WarningsBuilder::default();
+    let mut tops = Vec::new();
+    let mut traces = Vec::with_capacity(batch.traces.len());
+    for trace in &batch.traces {
+        let t = analyze_trace_with(trace, settings, &global, &mut scratch);
+        // Counted now, while the trace is in cache, rather than in later passes over all.
+        summary.add(&t);
+        warnings.add(&t);
+        if with_sweep {
+            tops.extend(t.top_quality);
+        }
+        traces.push(t);
+    }
+    let summary = summary.finish();
+    let sweep = with_sweep.then(|| batch::sweep_tops(tops));
+    let warnings = warnings.finish();
     Ok(Analysis {
         config: global,
         traces,
@@ -300,18 +309,23 @@ fn trace_config(
 
 /// One trace under the user's settings (`global` = defaults plus those settings).
 pub fn analyze_trace(trace: &Trace, settings: &Settings, global: &Config) -> TraceAnalysis {
-    analyze_trace_with(trace, settings, global, &mut Vec::new())
+    analyze_trace_with(trace, settings, global, &mut Scratch::default())
+}
+
+/// Per-trace working space, reused across the traces of one `analyze` call.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// Blocks held per docId slot (the per-document cap).
+    per_doc: Vec<usize>,
 }
 
 fn analyze_trace_with(
     trace: &Trace,
     settings: &Settings,
     global: &Config,
-    per_doc: &mut Vec<usize>,
+    scratch: &mut Scratch,
 ) -> TraceAnalysis {
     let (config, used_trace_options, config_diag) = trace_config(trace, settings, global);
-    let mut diagnostics = trace.diagnostics.clone();
-    diagnostics.extend(config_diag);
 
     let n = trace.candidates.len();
     let mut stages = Stages {
@@ -321,7 +335,7 @@ fn analyze_trace_with(
     let mut top_quality: Option<f64> = None;
     let mut gate_inert = false;
     let mut blocks = Vec::with_capacity(trace.order.len());
-    decide_each(trace, &config, per_doc, |c, decision| {
+    decide_each(trace, &config, &mut scratch.per_doc, |c, decision| {
         let q = match c.rank.value() {
             Some(rank) => quality(
                 c.canonical_label,
@@ -331,7 +345,7 @@ fn analyze_trace_with(
                 &config,
                 c.dense_distance,
             ),
-            None => crate::quality::Quality {
+            None => Quality {
                 score: 0.0,
                 basis: QualityBasis::InvalidRank,
             },
@@ -365,44 +379,13 @@ fn analyze_trace_with(
     });
 
     let result = outcome(top_quality, &config, trace.category_filter.as_deref());
-    if gate_inert {
-        diagnostics.push(Diagnostic::new(
-            crate::diagnostic::Severity::Warning,
-            "low-quality-gate-inert",
-            "hybrid with rank quality: top quality is 1.0, the low-quality gate cannot fire",
-            None,
-        ));
-    }
     let level_differs = trace
         .recorded_relevance_level
         .as_deref()
-        .is_some_and(|recorded| normalise_level(recorded) != result.level.as_str());
+        .is_some_and(|recorded| !normalised_eq(recorded, result.level.as_str()));
     let low_quality_differs = trace
         .recorded_low_quality
         .is_some_and(|recorded| recorded != result.low_quality);
-    if level_differs || low_quality_differs {
-        let mut parts = Vec::new();
-        if level_differs {
-            parts.push(format!(
-                "relevanceLevel recorded {} but recomputed {}",
-                trace.recorded_relevance_level.as_deref().unwrap_or(""),
-                result.level.as_str()
-            ));
-        }
-        if low_quality_differs {
-            parts.push(format!(
-                "lowQuality recorded {} but recomputed {}",
-                !result.low_quality, result.low_quality
-            ));
-        }
-        diagnostics.push(Diagnostic::new(
-            crate::diagnostic::Severity::Warning,
-            "recorded-differs",
-            parts.join("; "),
-            None,
-        ));
-    }
-
     let evidence_comparison = trace.recorded_evidence.as_ref().map(|recorded| {
         let recomputed: Vec<Arc<str>> = blocks
             .iter()
@@ -427,19 +410,50 @@ fn analyze_trace_with(
             unexpected,
         }
     });
-    if let Some(cmp) = &evidence_comparison {
-        if !cmp.same {
-            diagnostics.push(Diagnostic::new(
-                crate::diagnostic::Severity::Warning,
-                "evidence-differs",
-                format!(
-                    "recorded evidence [{}] differs from the recomputed accepted blocks [{}]",
-                    cmp.recorded.join(", "),
-                    cmp.recomputed.join(", ")
-                ),
-                None,
-            ));
-        }
+    let evidence_differs = evidence_comparison.as_ref().is_some_and(|cmp| !cmp.same);
+
+    // Sized once: growing the list would free and reallocate for most traces.
+    let mut diagnostics = Vec::with_capacity(
+        trace.diagnostics.len()
+            + usize::from(config_diag.is_some())
+            + usize::from(gate_inert)
+            + usize::from(level_differs || low_quality_differs)
+            + usize::from(evidence_differs),
+    );
+    diagnostics.extend_from_slice(&trace.diagnostics);
+    diagnostics.extend(config_diag);
+    if gate_inert {
+        diagnostics.push(Diagnostic::new(
+            crate::diagnostic::Severity::Warning,
+            "low-quality-gate-inert",
+            "hybrid with rank quality: top quality is 1.0, the low-quality gate cannot fire",
+            None,
+        ));
+    }
+    if level_differs || low_quality_differs {
+        diagnostics.push(Diagnostic::new(
+            crate::diagnostic::Severity::Warning,
+            "recorded-differs",
+            recorded_differs_message(
+                trace.recorded_relevance_level.as_deref(),
+                &result,
+                level_differs,
+                low_quality_differs,
+            ),
+            None,
+        ));
+    }
+    if let Some(cmp) = evidence_comparison.as_ref().filter(|_| evidence_differs) {
+        diagnostics.push(Diagnostic::new(
+            crate::diagnostic::Severity::Warning,
+            "evidence-differs",
+            format!(
+                "recorded evidence [{}] differs from the recomputed accepted blocks [{}]",
+                cmp.recorded.join(", "),
+                cmp.recomputed.join(", ")
+            ),
+            None,
+        ));
     }
 
     TraceAnalysis {
@@ -479,4 +493,36 @@ fn analyze_trace_with(
         used_trace_options,
         extra: trace.extra.clone(),
     }
+}
+
+/// `relevanceLevel recorded X but recomputed Y; lowQuality recorded A but recomputed B`
+/// (either part alone when only one differs), written into one right-sized string.
+fn recorded_differs_message(
+    recorded_level: Option<&str>,
+    result: &Outcome,
+    level_differs: bool,
+    low_quality_differs: bool,
+) -> String {
+    use std::fmt::Write;
+    let recorded_level = recorded_level.unwrap_or("");
+    // The longest fixed text of both parts plus the recorded level: no regrowth.
+    let mut message = String::with_capacity(110 + recorded_level.len());
+    if level_differs {
+        let _ = write!(
+            message,
+            "relevanceLevel recorded {recorded_level} but recomputed {}",
+            result.level.as_str()
+        );
+    }
+    if low_quality_differs {
+        if level_differs {
+            message.push_str("; ");
+        }
+        let _ = write!(
+            message,
+            "lowQuality recorded {} but recomputed {}",
+            !result.low_quality, result.low_quality
+        );
+    }
+    message
 }

@@ -23,21 +23,143 @@ pub struct ModeSummary {
     pub level_differs: usize,
 }
 
-impl ModeSummary {
-    fn add(&mut self, t: &TraceAnalysis) {
+/// Recorded levels as small indices: the five levels first (`Level as usize`), then any
+/// other normalised text in order of first appearance. Counting by index instead of
+/// by `String` key allocates nothing per trace; the maps are built once at the end.
+#[derive(Debug, Default)]
+struct RecordedKeys {
+    other: Vec<String>,
+}
+
+impl RecordedKeys {
+    fn key(&mut self, recorded: &str) -> usize {
+        if let Some(level) = Level::parse_recorded(recorded) {
+            return level as usize;
+        }
+        let normalised = normalise_level(recorded);
+        let at = match self.other.iter().position(|k| *k == normalised) {
+            Some(at) => at,
+            None => {
+                self.other.push(normalised);
+                self.other.len() - 1
+            }
+        };
+        Level::ALL.len() + at
+    }
+
+    fn name(&self, key: usize) -> &str {
+        match Level::ALL.get(key) {
+            Some(level) => level.as_str(),
+            None => self
+                .other
+                .get(key - Level::ALL.len())
+                .map_or("", String::as_str),
+        }
+    }
+}
+
+/// A [`ModeSummary`] being counted.
+#[derive(Debug, Default)]
+struct Tally {
+    traces: usize,
+    levels: [usize; 5],
+    /// `[recorded key][recomputed level]`.
+    transitions: Vec<[usize; 5]>,
+    low_quality: usize,
+    retry_unfiltered: usize,
+    level_differs: usize,
+}
+
+impl Tally {
+    fn add(&mut self, t: &TraceAnalysis, recorded: Option<usize>) {
+        let level = t.relevance_level as usize;
         self.traces += 1;
-        *self.levels.entry(t.relevance_level).or_insert(0) += 1;
-        if let Some(recorded) = t.recorded_relevance_level.as_deref() {
-            let recorded = normalise_level(recorded);
-            *self
-                .transitions
-                .entry(format!("{recorded}->{}", t.relevance_level.as_str()))
-                .or_insert(0) += 1;
-            *self.recorded_levels.entry(recorded).or_insert(0) += 1;
+        if let Some(count) = self.levels.get_mut(level) {
+            *count += 1;
+        }
+        if let Some(key) = recorded {
+            if self.transitions.len() <= key {
+                self.transitions.resize(key + 1, [0; 5]);
+            }
+            if let Some(count) = self.transitions.get_mut(key).and_then(|r| r.get_mut(level)) {
+                *count += 1;
+            }
         }
         self.low_quality += usize::from(t.low_quality);
         self.retry_unfiltered += usize::from(t.retry_unfiltered);
         self.level_differs += usize::from(t.level_differs);
+    }
+
+    fn finish(&self, keys: &RecordedKeys) -> ModeSummary {
+        let mut out = ModeSummary {
+            traces: self.traces,
+            low_quality: self.low_quality,
+            retry_unfiltered: self.retry_unfiltered,
+            level_differs: self.level_differs,
+            ..ModeSummary::default()
+        };
+        for (level, &count) in Level::ALL.iter().zip(&self.levels) {
+            if count > 0 {
+                out.levels.insert(*level, count);
+            }
+        }
+        for (key, row) in self.transitions.iter().enumerate() {
+            let from = keys.name(key);
+            let total: usize = row.iter().sum();
+            if total == 0 {
+                continue;
+            }
+            out.recorded_levels.insert(from.to_owned(), total);
+            for (to, &count) in Level::ALL.iter().zip(row) {
+                if count > 0 {
+                    out.transitions
+                        .insert(format!("{from}->{}", to.as_str()), count);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Builds a [`Summary`] one trace at a time, so `analyze` can count each trace while it
+/// is still in cache instead of walking the whole result again.
+#[derive(Debug, Default)]
+pub(crate) struct SummaryBuilder {
+    keys: RecordedKeys,
+    all: Tally,
+    dense: Tally,
+    hybrid: Tally,
+}
+
+impl SummaryBuilder {
+    pub(crate) fn add(&mut self, t: &TraceAnalysis) {
+        let recorded = t
+            .recorded_relevance_level
+            .as_deref()
+            .map(|r| self.keys.key(r));
+        self.all.add(t, recorded);
+        match t.mode {
+            Some(CanonicalLabel::Dense) => self.dense.add(t, recorded),
+            Some(CanonicalLabel::Hybrid) => self.hybrid.add(t, recorded),
+            None => {}
+        }
+    }
+
+    pub(crate) fn finish(&self) -> Summary {
+        let all = self.all.finish(&self.keys);
+        Summary {
+            traces: all.traces,
+            levels: all.levels,
+            recorded_levels: all.recorded_levels,
+            transitions: all.transitions,
+            low_quality: all.low_quality,
+            retry_unfiltered: all.retry_unfiltered,
+            level_differs: all.level_differs,
+            by_mode: ByMode {
+                dense: self.dense.finish(&self.keys),
+                hybrid: self.hybrid.finish(&self.keys),
+            },
+        }
     }
 }
 
@@ -64,26 +186,11 @@ pub struct Summary {
 }
 
 pub fn summarize(traces: &[TraceAnalysis]) -> Summary {
-    let mut all = ModeSummary::default();
-    let mut by_mode = ByMode::default();
+    let mut builder = SummaryBuilder::default();
     for t in traces {
-        all.add(t);
-        match t.mode {
-            Some(CanonicalLabel::Dense) => by_mode.dense.add(t),
-            Some(CanonicalLabel::Hybrid) => by_mode.hybrid.add(t),
-            None => {}
-        }
+        builder.add(t);
     }
-    Summary {
-        traces: all.traces,
-        levels: all.levels,
-        recorded_levels: all.recorded_levels,
-        transitions: all.transitions,
-        low_quality: all.low_quality,
-        retry_unfiltered: all.retry_unfiltered,
-        level_differs: all.level_differs,
-        by_mode,
-    }
+    builder.finish()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -96,7 +203,11 @@ pub struct SweepPoint {
 /// For t = i / 100, i = 0..=100: the fraction of the traces with at least one accepted
 /// block whose top quality is >= t; 0 when no trace has an accepted block.
 pub fn sweep(traces: &[TraceAnalysis]) -> Vec<SweepPoint> {
-    let mut tops: Vec<f64> = traces.iter().filter_map(|t| t.top_quality).collect();
+    sweep_tops(traces.iter().filter_map(|t| t.top_quality).collect())
+}
+
+/// [`sweep`] from the top qualities of the traces that have one.
+pub(crate) fn sweep_tops(mut tops: Vec<f64>) -> Vec<SweepPoint> {
     tops.sort_by(f64::total_cmp);
     let total = tops.len();
     (0..=100u32)
@@ -134,31 +245,103 @@ const EXAMPLES: usize = 5;
 
 /// Warnings and errors of every trace, grouped by code, in order of first appearance.
 pub fn collect_warnings(traces: &[TraceAnalysis]) -> Vec<BatchWarning> {
-    let mut out: Vec<BatchWarning> = Vec::new();
+    let mut builder = WarningsBuilder::default();
     for t in traces {
-        let mut counted: Vec<&str> = Vec::new();
+        builder.add(t);
+    }
+    builder.finish()
+}
+
+/// [`collect_warnings`] one trace at a time (while the trace is still in cache).
+#[derive(Debug, Default)]
+pub(crate) struct WarningsBuilder {
+    out: Vec<BatchWarning>,
+    /// Indices into `out` already counted for the current trace; reused across traces.
+    counted: Vec<usize>,
+}
+
+impl WarningsBuilder {
+    pub(crate) fn add(&mut self, t: &TraceAnalysis) {
+        self.counted.clear();
         for d in &t.diagnostics {
-            if d.severity < Severity::Warning || counted.contains(&d.code.as_str()) {
+            if d.severity < Severity::Warning {
                 continue;
             }
-            counted.push(&d.code);
-            match out.iter_mut().find(|w| w.code == d.code) {
-                Some(w) => {
-                    w.traces += 1;
-                    w.severity = w.severity.max(d.severity);
-                    if w.examples.len() < EXAMPLES {
-                        w.examples.push(t.name.clone());
+            match self.out.iter().position(|w| w.code == d.code) {
+                Some(at) => {
+                    if self.counted.contains(&at) {
+                        continue;
+                    }
+                    self.counted.push(at);
+                    if let Some(w) = self.out.get_mut(at) {
+                        w.traces += 1;
+                        w.severity = w.severity.max(d.severity);
+                        if w.examples.len() < EXAMPLES {
+                            w.examples.push(t.name.clone());
+                        }
                     }
                 }
-                None => out.push(BatchWarning {
-                    code: d.code.clone(),
-                    severity: d.severity,
-                    traces: 1,
-                    message: d.message.clone(),
-                    examples: vec![t.name.clone()],
-                }),
+                None => {
+                    self.counted.push(self.out.len());
+                    self.out.push(BatchWarning {
+                        code: d.code.clone(),
+                        severity: d.severity,
+                        traces: 1,
+                        message: d.message.clone(),
+                        examples: vec![t.name.clone()],
+                    });
+                }
             }
         }
     }
-    out
+
+    pub(crate) fn finish(self) -> Vec<BatchWarning> {
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Settings;
+
+    /// The counting-array summary against the direct definition (one `String` key per trace).
+    #[test]
+    fn summary_counts_match_the_definition() {
+        let text = [
+            r#"{"mode":"dense","relevanceLevel":" highly-relevant ","candidates":[{"score":0.1}]}"#,
+            r#"{"mode":"hybrid","relevanceLevel":"weird","candidates":[{"score":0.1}]}"#,
+            r#"{"mode":"hybrid","relevanceLevel":"Weird ","candidates":[]}"#,
+            r#"{"mode":"dense","relevanceLevel":"no match","candidates":[{"score":0.9}]}"#,
+            r#"{"candidates":[{"score":0.9}]}"#,
+            r#"{"mode":"x","relevanceLevel":"précise","candidates":[{"score":0.9}]}"#,
+        ]
+        .join("\n");
+        let batch = crate::input::parse_document("t", &text);
+        let analysis = crate::analysis::analyze(&batch, &Settings::default(), false);
+        let Ok(analysis) = analysis else {
+            panic!("default settings are valid");
+        };
+        let mut recorded = BTreeMap::new();
+        let mut transitions = BTreeMap::new();
+        let mut levels = BTreeMap::new();
+        for t in &analysis.traces {
+            *levels.entry(t.relevance_level).or_insert(0) += 1;
+            if let Some(r) = t.recorded_relevance_level.as_deref() {
+                let r = normalise_level(r);
+                *transitions
+                    .entry(format!("{r}->{}", t.relevance_level.as_str()))
+                    .or_insert(0) += 1;
+                *recorded.entry(r).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(analysis.summary, summarize(&analysis.traces));
+        assert_eq!(analysis.summary.traces, 6);
+        assert_eq!(analysis.summary.levels, levels);
+        assert_eq!(analysis.summary.recorded_levels, recorded);
+        assert_eq!(analysis.summary.transitions, transitions);
+        assert_eq!(analysis.summary.recorded_levels.get("WEIRD"), Some(&2));
+        assert_eq!(analysis.summary.by_mode.hybrid.recorded_levels.len(), 1);
+        assert_eq!(analysis.summary.by_mode.dense.traces, 2);
+    }
 }

@@ -48,6 +48,39 @@ pub fn normalise_level(text: &str) -> String {
         .collect()
 }
 
+/// `normalise_level(text) == expected` without allocating: a recompute asks it for every
+/// trace. Byte-wise is exact: the mapping only touches ASCII bytes, and the bytes of a
+/// non-ASCII character are left alone by it just as the character is.
+pub(crate) fn normalised_eq(text: &str, expected: &str) -> bool {
+    let text = text.trim();
+    text.len() == expected.len()
+        && text.bytes().zip(expected.bytes()).all(|(b, e)| {
+            let b = match b {
+                b'-' | b' ' => b'_',
+                b => b.to_ascii_uppercase(),
+            };
+            b == e
+        })
+}
+
+impl Level {
+    /// Every level, in `Level as usize` order (for counting arrays).
+    pub(crate) const ALL: [Level; 5] = [
+        Level::Precise,
+        Level::HighlyRelevant,
+        Level::Relevant,
+        Level::LowRelevance,
+        Level::NoMatch,
+    ];
+
+    /// [`Level::parse`] without allocating.
+    pub(crate) fn parse_recorded(text: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|level| normalised_eq(text, level.as_str()))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Outcome {
     pub top_quality: Option<f64>,
@@ -100,5 +133,29 @@ mod tests {
             Level::parse(" highly-relevant "),
             Some(Level::HighlyRelevant)
         );
+    }
+
+    #[test]
+    fn normalised_eq_agrees_with_normalise_level() {
+        for text in [
+            " highly-relevant ",
+            "no match",
+            "Précise",
+            "PRECISE\u{a0}",
+            "\u{2003}relevant",
+            "low_relevance",
+            "",
+            "-",
+            "ıprecise",
+        ] {
+            for level in Level::ALL {
+                assert_eq!(
+                    normalised_eq(text, level.as_str()),
+                    normalise_level(text) == level.as_str(),
+                    "{text:?} {level:?}"
+                );
+            }
+            assert_eq!(Level::parse_recorded(text), Level::parse(text), "{text:?}");
+        }
     }
 }
