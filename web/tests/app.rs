@@ -237,3 +237,16 @@ async fn a_pinned_baseline_shows_what_changed() {
     settle().await;
     assert!(root.query_selector(".baseline").unwrap().is_none());
 }
+
+#[wasm_bindgen_test]
+fn the_fatal_banner_is_visible_text() {
+    ragtrace_web::browser::show_fatal_banner("ragtrace hit an internal error <b>x</b>");
+    let banner = find(
+        &leptos::prelude::document().body().unwrap(),
+        ".fatal-banner",
+    );
+    assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
+    assert!(banner.text_content().unwrap().contains("<b>x</b>"));
+    assert!(banner.query_selector("b").unwrap().is_none());
+    banner.remove();
+}

@@ -10,7 +10,9 @@ mod common;
 
 use common::*;
 use ragtrace_core::input::parse_documents;
+use ragtrace_core::label::CanonicalLabel;
 use ragtrace_core::{analyze, Settings};
+use ragtrace_web::components::sweep_plot::mode_sweep;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -52,6 +54,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     let candidates = batch.candidate_count();
     assert_eq!(candidates, TRACES * CANDIDATES_PER_TRACE);
     let mut analyze_ms = Vec::new();
+    let mut mode_sweep_ms = Vec::new();
     for i in 0..7 {
         let mut settings = Settings::default();
         settings.max_l2_distance = Some(if i % 2 == 0 { 0.8 } else { 1.1 });
@@ -59,6 +62,11 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         let analysis = analyze(&batch, &settings, true).unwrap();
         analyze_ms.push(now() - t);
         assert_eq!(analysis.traces.len(), TRACES);
+        let t = now();
+        for mode in [CanonicalLabel::Dense, CanonicalLabel::Hybrid] {
+            assert!(!mode_sweep(&analysis.traces, mode).is_empty());
+        }
+        mode_sweep_ms.push(now() - t);
     }
     drop(batch);
 
@@ -108,6 +116,10 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     );
     console_log!("bench: core parse {parse_ms:.1} ms");
     console_log!("bench: core analyze (with sweep) {}", summary(&analyze_ms));
+    console_log!(
+        "bench: per-mode sweeps for the plot {}",
+        summary(&mode_sweep_ms)
+    );
     console_log!("bench: page load (file -> painted analysis) {load_ms:.1} ms");
     console_log!(
         "bench: slider input -> next painted frame {}",

@@ -78,6 +78,9 @@ fn changed_traces(
         .collect()
 }
 
+/// Baseline and current analyses of the same batch.
+type Pair = (Shared<Analysis>, Shared<Analysis>);
+
 /// How many changed traces are listed here; the trace list's "changed only" filter shows all.
 const LISTED: usize = 50;
 
@@ -86,13 +89,11 @@ const LISTED: usize = 50;
 #[component]
 pub fn BaselineComparison() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let pair = Memo::new(
-        move |_| -> Option<Result<(Shared<Analysis>, Shared<Analysis>), ConfigError>> {
-            let baseline = state.baseline_analysis.get()?;
-            let current = state.analysis.get()?;
-            Some(baseline.map(|b| (b, current)))
-        },
-    );
+    let pair = Memo::new(move |_| -> Option<Result<Pair, ConfigError>> {
+        let baseline = state.baseline_analysis.get()?;
+        let current = state.analysis.get()?;
+        Some(baseline.map(|b| (b, current)))
+    });
     move || {
         let result = pair.get()?;
         Some(match result {

@@ -25,7 +25,8 @@ pub struct Marker {
     pub at: f64,
 }
 
-fn mode_sweep(traces: &[TraceAnalysis], mode: CanonicalLabel) -> Vec<SweepPoint> {
+/// The sweep of the traces of one mode (empty when the batch has none).
+pub fn mode_sweep(traces: &[TraceAnalysis], mode: CanonicalLabel) -> Vec<SweepPoint> {
     // The core's sweep takes a slice of analysed traces; the mode's traces are
     // copied into one (cheap: the analysis shares its strings).
     let of_mode: Vec<TraceAnalysis> = traces
