@@ -26,6 +26,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(restored.documents, restored.paste, restored.settings);
     persist::apply_hash(state, restored.hash);
     provide_context(state);
+    provide_context(components::golden::GoldenState::new(state));
     persist::keep_in_sync(state);
     accept_dropped_files(state);
 
@@ -170,6 +171,15 @@ fn ViewTabs() -> impl IntoView {
                     None => "Trace".to_owned(),
                 }}
             </button>
+            <button
+                type="button"
+                class="tab"
+                id="tab-golden"
+                aria-pressed=move || (state.shown_view.get() == View::Golden).to_string()
+                on:click=move |_| state.view.set(View::Golden)
+            >
+                "Golden"
+            </button>
         </nav>
     }
 }
@@ -186,6 +196,7 @@ fn MainView() -> impl IntoView {
             >
                 {move || match state.shown_view.get() {
                     View::Trace(index) => view! { <TraceView index=index/> }.into_any(),
+                    View::Golden => view! { <components::golden::GoldenView/> }.into_any(),
                     _ => view! { <BatchView/> }.into_any(),
                 }}
             </Show>

@@ -131,6 +131,7 @@ pub fn encode_hash(
         View::Auto => {}
         View::Batch => parts.push("view=batch".to_owned()),
         View::Trace(index) => parts.push(format!("trace={}", index + 1)),
+        View::Golden => parts.push("view=golden".to_owned()),
     }
     if let Some(level) = list.level {
         parts.push(format!("level={}", level_key(level)));
@@ -172,6 +173,7 @@ pub fn decode_hash(hash: &str) -> HashState {
                 }
             }
             "view" if value == "batch" => state.view = Some(View::Batch),
+            "view" if value == "golden" => state.view = Some(View::Golden),
             "level" => state.list.level = Level::parse(&value),
             "mode" => {
                 state.list.mode = match value.as_str() {

@@ -80,6 +80,8 @@ pub enum View {
     Batch,
     /// Index into `Analysis::traces` (the batch order, stable across knob changes).
     Trace(usize),
+    /// The golden evaluation of a cases file against the current analysis.
+    Golden,
 }
 
 /// Trace-list filter on the canonical mode.

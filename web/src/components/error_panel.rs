@@ -72,8 +72,9 @@ pub fn ErrorPanel() -> impl IntoView {
     }
 }
 
+/// One located error; the Golden tab shows cases-file errors with it too.
 #[component]
-fn InputErrorItem(error: InputError) -> impl IntoView {
+pub fn InputErrorItem(error: InputError) -> impl IntoView {
     let excerpt = error.line_text.clone().map(|line| {
         let caret = caret_offset(&error, &line).map(|offset| format!("{}^", " ".repeat(offset)));
         view! {

@@ -5,6 +5,7 @@ pub mod block_table;
 pub mod distribution;
 pub mod error_panel;
 pub mod file_list;
+pub mod golden;
 pub mod input;
 pub mod knobs;
 pub mod sweep_plot;

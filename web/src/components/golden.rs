@@ -1,0 +1,524 @@
+//! The Golden tab: a cases file (contract section 6) evaluated against the
+//! current analysis. The page computes nothing itself: the report is a memo
+//! over (the cases, the analysis memo) calling `golden::evaluate_analysis`, the
+//! same entry point the CLI and the JS API use, so every knob move re-evaluates.
+
+use crate::browser;
+use crate::components::error_panel::InputErrorItem;
+use crate::format::{count, number, optional_number};
+use crate::state::{AppState, Shared};
+use leptos::html;
+use leptos::prelude::*;
+use ragtrace_core::diagnostic::{InputError, Severity};
+use ragtrace_core::golden::{self, CaseReport, CaseSet, GoldenLevel, GoldenReport, LinkedBy};
+use ragtrace_core::report;
+
+/// The built-in cases; they match the contract's example samples.
+pub const SAMPLE_GOLDEN_CASES: &str = include_str!("../../../tests/fixtures/golden-cases.json");
+/// The source name the sample cases are reported under.
+pub const SAMPLE_GOLDEN_SOURCE: &str = "golden-cases.json";
+/// The source name of cases typed or pasted into the box.
+pub const PASTED_CASES_SOURCE: &str = "pasted cases";
+
+const GOLDEN_LEVELS: [GoldenLevel; 4] = [
+    GoldenLevel::Strong,
+    GoldenLevel::Medium,
+    GoldenLevel::Weak,
+    GoldenLevel::Miss,
+];
+
+/// The parsed cases file: `None` while the box is empty.
+pub type ParsedCases = Option<Result<Shared<CaseSet>, Vec<InputError>>>;
+
+/// The Golden tab's signals and memos; `Copy`, provided as a context by `App`
+/// so the cases survive switching tabs.
+#[derive(Clone, Copy)]
+pub struct GoldenState {
+    /// The cases file's text (what the box shows).
+    pub text: RwSignal<String>,
+    /// Where `text` came from: a file name, the sample, or pasted text.
+    pub source: RwSignal<String>,
+    /// Which level the case table shows (`None`: all).
+    pub filter: RwSignal<Option<GoldenLevel>>,
+    pub cases: Memo<ParsedCases>,
+    /// The core's report for the cases under the current analysis.
+    pub report: Memo<Option<Shared<GoldenReport>>>,
+}
+
+impl GoldenState {
+    pub fn new(state: AppState) -> Self {
+        let text = RwSignal::new(String::new());
+        let source = RwSignal::new(PASTED_CASES_SOURCE.to_owned());
+        let cases = Memo::new(move |_| {
+            let name = source.get();
+            text.with(|text| {
+                (!text.trim().is_empty()).then(|| golden::parse_cases(&name, text).map(Shared::new))
+            })
+        });
+        let report = Memo::new(move |_| {
+            let Some(Ok(cases)) = cases.get() else {
+                return None;
+            };
+            state.analysis.with(|analysis| {
+                analysis
+                    .as_ref()
+                    .map(|analysis| Shared::new(golden::evaluate_analysis(&cases, analysis)))
+            })
+        });
+        GoldenState {
+            text,
+            source,
+            filter: RwSignal::new(None),
+            cases,
+            report,
+        }
+    }
+
+    /// Loads a whole cases file (picked file or sample).
+    pub fn load(&self, name: String, text: String) {
+        self.source.set(name);
+        self.text.set(text);
+    }
+}
+
+/// The cases file is read as UTF-8 text; only the first picked file is used.
+fn read_cases_file(golden: GoldenState, state: AppState, files: web_sys::FileList) {
+    let Some(file) = files.get(0) else {
+        return;
+    };
+    let name = file.name();
+    let promise = file.text();
+    leptos::task::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(text) => golden.load(name, text.as_string().unwrap_or_default()),
+            Err(_) => state
+                .notice
+                .set(Some(format!("{name} could not be read as text."))),
+        }
+    });
+}
+
+#[component]
+pub fn GoldenView() -> impl IntoView {
+    let golden = expect_context::<GoldenState>();
+    view! {
+        <div class="golden-view">
+            <GoldenInput/>
+            <CasesErrors/>
+            {move || {
+                golden
+                    .report
+                    .get()
+                    .map(|report| view! { <GoldenResults report=report/> })
+            }}
+        </div>
+    }
+}
+
+#[component]
+fn GoldenInput() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let golden = expect_context::<GoldenState>();
+    let file_input = NodeRef::<html::Input>::new();
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(files) = input.files() {
+            read_cases_file(golden, state, files);
+        }
+        input.set_value("");
+    };
+    let open_picker = move |_| {
+        if let Some(input) = file_input.get() {
+            input.click();
+        }
+    };
+    let case_count = move || {
+        golden.cases.with(|c| match c {
+            Some(Ok(cases)) => Some(cases.cases.len()),
+            _ => None,
+        })
+    };
+    view! {
+        <section class="panel golden-input" aria-labelledby="golden-input-title">
+            <h2 id="golden-input-title">"Golden cases"</h2>
+            <label for="golden-input">
+                "Paste a cases file: a JSON array of "
+                <code>"{caseId, query, expectedDocIds, expectedBreadcrumbs, expectedKeywords}"</code>
+                " or " <code>"{\"cases\": [...]}"</code>
+            </label>
+            <textarea
+                id="golden-input"
+                spellcheck="false"
+                autocomplete="off"
+                placeholder="[{\"caseId\": \"...\", \"query\": \"...\", \"expectedDocIds\": [...]}]"
+                prop:value=move || golden.text.get()
+                on:input=move |ev| {
+                    golden.source.set(PASTED_CASES_SOURCE.to_owned());
+                    golden.text.set(event_target_value(&ev));
+                }
+            ></textarea>
+            <div class="row">
+                <button type="button" on:click=open_picker>"Open cases file…"</button>
+                <input
+                    id="golden-file-input"
+                    node_ref=file_input
+                    class="visually-hidden"
+                    type="file"
+                    tabindex="-1"
+                    aria-label="Cases file"
+                    accept=".json,application/json,text/plain"
+                    on:change=on_file
+                />
+                <button
+                    type="button"
+                    class="quiet"
+                    id="golden-sample"
+                    title="Cases for the Dense trace, Hybrid trace and LookupResults samples"
+                    on:click=move |_| {
+                        golden.load(SAMPLE_GOLDEN_SOURCE.to_owned(), SAMPLE_GOLDEN_CASES.to_owned())
+                    }
+                >
+                    "Sample cases"
+                </button>
+                <span class="hint" id="golden-source">
+                    {move || {
+                        case_count()
+                            .map(|n| format!("{}: {}", golden.source.get(), count(n, "case", "cases")))
+                    }}
+                </span>
+            </div>
+        </section>
+    }
+}
+
+/// A cases file that could not be read, located like any other input error.
+#[component]
+fn CasesErrors() -> impl IntoView {
+    let golden = expect_context::<GoldenState>();
+    let errors = Memo::new(move |_| {
+        golden.cases.with(|c| match c {
+            Some(Err(errors)) => errors.clone(),
+            _ => Vec::new(),
+        })
+    });
+    view! {
+        <Show when=move || errors.with(|e| !e.is_empty())>
+            <section class="panel error-panel golden-errors" role="alert" aria-labelledby="golden-errors-title">
+                <h2 id="golden-errors-title">
+                    {move || {
+                        count(
+                            errors.with(Vec::len),
+                            "problem in the cases file",
+                            "problems in the cases file",
+                        )
+                    }}
+                </h2>
+                <ul class="input-errors">
+                    {move || {
+                        errors
+                            .get()
+                            .into_iter()
+                            .map(|error| view! { <InputErrorItem error=error/> })
+                            .collect_view()
+                    }}
+                </ul>
+            </section>
+        </Show>
+    }
+}
+
+fn linked_by(linked: Option<LinkedBy>) -> &'static str {
+    match linked {
+        Some(LinkedBy::CaseId) => "by caseId",
+        Some(LinkedBy::Query) => "by query",
+        None => "",
+    }
+}
+
+fn severity(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+fn download_report(state: AppState, report: &GoldenReport, markdown: bool) {
+    let result = if markdown {
+        browser::download(
+            "report.md",
+            "text/markdown",
+            &report::golden_markdown(report),
+        )
+    } else {
+        serde_json::to_string_pretty(report)
+            .map_err(|e| e.to_string())
+            .and_then(|json| browser::download("report.json", "application/json", &json))
+    };
+    if let Err(error) = result {
+        state
+            .notice
+            .set(Some(format!("The download failed: {error}")));
+    }
+}
+
+#[component]
+fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let golden = expect_context::<GoldenState>();
+    let summary = report.summary.clone();
+    let levels = summary.levels;
+    let json_report = report.clone();
+    let md_report = report.clone();
+    let metrics = [
+        ("recall", "mean recall@k", summary.mean_recall),
+        ("precision", "mean precision@k", summary.mean_precision),
+        ("mrr", "MRR", summary.mean_reciprocal_rank),
+        ("ndcg", "mean nDCG@k", summary.mean_ndcg),
+    ];
+    let filter_report = report.clone();
+    let rows = move || {
+        let filter = golden.filter.get();
+        filter_report
+            .cases
+            .iter()
+            .filter(|case| filter.is_none_or(|level| case.level == level))
+            .cloned()
+            .map(|case| view! { <CaseRow case=case/> })
+            .collect_view()
+    };
+    let unlinked = report.unlinked_traces.clone();
+    let diagnostics = report.diagnostics.clone();
+    view! {
+        <section class="panel golden-summary" aria-labelledby="golden-summary-title">
+            <div class="panel-title-row">
+                <h2 id="golden-summary-title">
+                    {format!("Golden evaluation: {}", count(summary.cases, "case", "cases"))}
+                </h2>
+                <div class="header-actions">
+                    <button
+                        type="button"
+                        id="golden-download-json"
+                        on:click=move |_| download_report(state, &json_report, false)
+                    >
+                        "Download report.json"
+                    </button>
+                    <button
+                        type="button"
+                        id="golden-download-md"
+                        on:click=move |_| download_report(state, &md_report, true)
+                    >
+                        "Download report.md"
+                    </button>
+                </div>
+            </div>
+            <div class="grid-2">
+                <table class="counts" id="golden-levels">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Level"</th>
+                            <th scope="col">"Cases"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {GOLDEN_LEVELS
+                            .into_iter()
+                            .map(|level| {
+                                view! {
+                                    <tr data-level=level.as_str()>
+                                        <th scope="row">
+                                            <span class=format!("golden-level golden-{}", level.as_str())>
+                                                {level.as_str()}
+                                            </span>
+                                        </th>
+                                        <td class="count">{levels.get(level)}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+                <table class="counts" id="golden-metrics">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Metric (over all cases)"</th>
+                            <th scope="col">"Value"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {metrics
+                            .into_iter()
+                            .map(|(key, label, value)| {
+                                view! {
+                                    <tr data-metric=key>
+                                        <th scope="row">{label}</th>
+                                        <td class="value">{number(value)}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {(!unlinked.is_empty())
+                .then(|| {
+                    view! {
+                        <div class="golden-unlinked" id="golden-unlinked">
+                            <strong>
+                                {count(unlinked.len(), "trace no case links to", "traces no case links to")}
+                                ": "
+                            </strong>
+                            {unlinked
+                                .iter()
+                                .map(|name| view! { <code class="trace-name">{name.clone()}</code> " " })
+                                .collect_view()}
+                        </div>
+                    }
+                })}
+            {(!diagnostics.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="golden-diagnostics" id="golden-diagnostics">
+                            {diagnostics
+                                .iter()
+                                .map(|d| {
+                                    let severity = severity(d.severity);
+                                    view! {
+                                        <li class=format!("finding finding-{severity}")>
+                                            <span class="badge">{severity}</span>
+                                            " "
+                                            <code>{d.code.clone()}</code>
+                                            ": "
+                                            <span class="finding-message">{d.message.clone()}</span>
+                                            {d
+                                                .path
+                                                .clone()
+                                                .map(|p| view! { " at " <code class="json-path">{p}</code> })}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                })}
+        </section>
+        <section class="panel golden-cases" aria-labelledby="golden-cases-title">
+            <div class="panel-title-row">
+                <h2 id="golden-cases-title">"Cases"</h2>
+                <div class="segments" role="group" aria-label="Filter cases by level" id="golden-filter">
+                    <button
+                        type="button"
+                        class="segment-button"
+                        data-filter="all"
+                        aria-pressed=move || golden.filter.get().is_none().to_string()
+                        on:click=move |_| golden.filter.set(None)
+                    >
+                        {format!("all ({})", summary.cases)}
+                    </button>
+                    {GOLDEN_LEVELS
+                        .into_iter()
+                        .map(|level| {
+                            view! {
+                                <button
+                                    type="button"
+                                    class="segment-button"
+                                    data-filter=level.as_str()
+                                    aria-pressed=move || (golden.filter.get() == Some(level)).to_string()
+                                    on:click=move |_| golden.filter.set(Some(level))
+                                >
+                                    {format!("{} ({})", level.as_str(), levels.get(level))}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            </div>
+            <div class="table-scroll">
+                <table class="block-table" id="golden-case-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Case"</th>
+                            <th scope="col">"Level"</th>
+                            <th scope="col">"Trace"</th>
+                            <th scope="col">"k"</th>
+                            <th scope="col">"Recall"</th>
+                            <th scope="col">"Precision"</th>
+                            <th scope="col">"RR"</th>
+                            <th scope="col">"nDCG"</th>
+                            <th scope="col">"Coverage"</th>
+                            <th scope="col">"Evidence"</th>
+                            <th scope="col">"Note"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// A labelled list of values (documents, breadcrumbs, keywords); nothing when empty.
+fn evidence(kind: &'static str, label: &'static str, values: &[String]) -> impl IntoView {
+    (!values.is_empty()).then(|| {
+        let values = values.join(", ");
+        view! {
+            <div class="golden-evidence" data-evidence=kind>
+                <span class="hint">{label} ": "</span>
+                <span class="evidence-values">{values}</span>
+            </div>
+        }
+    })
+}
+
+#[component]
+fn CaseRow(case: CaseReport) -> impl IntoView {
+    let level = case.level.as_str();
+    let trace = case.trace_name.clone().map(|name| {
+        view! {
+            <code class="trace-name">{name}</code>
+            " "
+            <span class="hint">{linked_by(case.linked_by)}</span>
+        }
+    });
+    let decision = format!(
+        "docHit {} · breadcrumbHit {} · evidenceHit {}",
+        crate::format::yes_no(case.doc_hit),
+        crate::format::yes_no(case.breadcrumb_hit),
+        crate::format::yes_no(case.evidence_hit),
+    );
+    view! {
+        <tr data-case-id=case.case_id.clone() data-level=level>
+            <td data-col="case">
+                <strong>{case.case_id.clone()}</strong>
+                {case.query.clone().map(|q| view! { <div class="hint">{q}</div> })}
+            </td>
+            <td data-col="level">
+                <span class=format!("golden-level golden-{level}")>{level}</span>
+            </td>
+            <td data-col="trace">
+                {trace}
+                {case.trace_name.is_none().then_some("no trace")}
+            </td>
+            <td data-col="k">{case.k}</td>
+            <td data-col="recall">{number(case.recall)}</td>
+            <td data-col="precision">{number(case.precision)}</td>
+            <td data-col="rr">{number(case.reciprocal_rank)}</td>
+            <td data-col="ndcg">{number(case.ndcg)}</td>
+            <td data-col="coverage">{optional_number(case.coverage)}</td>
+            <td data-col="evidence">
+                <div class="hint">{decision}</div>
+                {evidence("matched-docs", "matched docs", &case.matched_doc_ids)}
+                {evidence("missing-docs", "missing docs", &case.missing_doc_ids)}
+                {evidence("unexpected-docs", "unexpected docs", &case.unexpected_doc_ids)}
+                {evidence("matched-breadcrumbs", "matched breadcrumbs", &case.matched_breadcrumbs)}
+                {evidence("matched-keywords", "matched keywords", &case.matched_keywords)}
+                {evidence("missing-keywords", "missing keywords", &case.missing_keywords)}
+                {evidence("ranking", "ranking", &case.doc_ranking)}
+            </td>
+            <td data-col="note">
+                {case.note.clone()}
+                {case.notes.clone().map(|n| view! { <div class="hint">{n}</div> })}
+            </td>
+        </tr>
+    }
+}

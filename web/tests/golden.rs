@@ -1,0 +1,213 @@
+//! The Golden tab of the real `App`, driven as a user would. Expected values
+//! come from `ragtrace_core::golden::evaluate_analysis` on the same input: the
+//! page must show what the core computes.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::*;
+use ragtrace_core::golden::{self, GoldenLevel, GoldenReport};
+use ragtrace_core::input::parse_documents;
+use ragtrace_core::{analyze, Settings};
+use ragtrace_web::components::golden::{SAMPLE_GOLDEN_CASES, SAMPLE_GOLDEN_SOURCE};
+use ragtrace_web::format::number;
+use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const LEVELS: [GoldenLevel; 4] = [
+    GoldenLevel::Strong,
+    GoldenLevel::Medium,
+    GoldenLevel::Weak,
+    GoldenLevel::Miss,
+];
+
+/// The core's report for the three spec-example samples (in the order the test
+/// loads them) and the sample cases.
+fn expected(settings: &Settings) -> GoldenReport {
+    let docs: Vec<(String, String)> = [
+        ("dense-trace.json", SAMPLE_DENSE_TRACE),
+        ("hybrid-legacy-trace.json", SAMPLE_HYBRID_LEGACY_TRACE),
+        ("lookup-result.jsonl", SAMPLE_LOOKUP_RESULTS),
+    ]
+    .iter()
+    .map(|(n, t)| (n.to_string(), t.to_string()))
+    .collect();
+    let analysis = analyze(&parse_documents(&docs), settings, true).unwrap();
+    let cases = golden::parse_cases(SAMPLE_GOLDEN_SOURCE, SAMPLE_GOLDEN_CASES).unwrap();
+    golden::evaluate_analysis(&cases, &analysis)
+}
+
+fn shown_level(root: &web_sys::Element, level: GoldenLevel) -> usize {
+    text(
+        root,
+        &format!("#golden-levels tr[data-level=\"{}\"] td", level.as_str()),
+    )
+    .trim()
+    .parse()
+    .unwrap()
+}
+
+fn shown_metric(root: &web_sys::Element, key: &str) -> String {
+    text(
+        root,
+        &format!("#golden-metrics tr[data-metric=\"{key}\"] td"),
+    )
+    .trim()
+    .to_owned()
+}
+
+fn shown_cell(root: &web_sys::Element, case_id: &str, col: &str) -> String {
+    text(
+        root,
+        &format!("#golden-case-table tr[data-case-id=\"{case_id}\"] td[data-col=\"{col}\"]"),
+    )
+}
+
+/// Everything the summary and the case table show equals the core's report.
+fn assert_shows(root: &web_sys::Element, want: &GoldenReport) {
+    for level in LEVELS {
+        assert_eq!(
+            shown_level(root, level),
+            want.summary.levels.get(level),
+            "{level:?}"
+        );
+    }
+    let s = &want.summary;
+    assert_eq!(shown_metric(root, "recall"), number(s.mean_recall));
+    assert_eq!(shown_metric(root, "precision"), number(s.mean_precision));
+    assert_eq!(shown_metric(root, "mrr"), number(s.mean_reciprocal_rank));
+    assert_eq!(shown_metric(root, "ndcg"), number(s.mean_ndcg));
+    let rows = find_all(root, "#golden-case-table tbody tr");
+    assert_eq!(rows.len(), want.cases.len());
+    for (row, case) in rows.iter().zip(&want.cases) {
+        assert_eq!(
+            row.get_attribute("data-case-id").as_deref(),
+            Some(&*case.case_id)
+        );
+        assert_eq!(
+            row.get_attribute("data-level").as_deref(),
+            Some(case.level.as_str())
+        );
+        let id = &case.case_id;
+        assert_eq!(shown_cell(root, id, "k").trim(), case.k.to_string());
+        assert_eq!(
+            shown_cell(root, id, "precision").trim(),
+            number(case.precision)
+        );
+        assert_eq!(shown_cell(root, id, "recall").trim(), number(case.recall));
+        assert_eq!(shown_cell(root, id, "ndcg").trim(), number(case.ndcg));
+        let evidence = shown_cell(root, id, "evidence");
+        for doc in case.matched_doc_ids.iter().chain(&case.missing_doc_ids) {
+            assert!(evidence.contains(doc.as_str()), "{id}: {evidence}");
+        }
+        for keyword in case.matched_keywords.iter().chain(&case.missing_keywords) {
+            assert!(evidence.contains(keyword.as_str()), "{id}: {evidence}");
+        }
+        if let Some(trace) = &case.trace_name {
+            assert!(shown_cell(root, id, "trace").contains(trace.as_str()));
+        }
+        if let Some(note) = &case.note {
+            assert!(shown_cell(root, id, "note").contains(note.as_str()));
+        }
+    }
+    for name in &want.unlinked_traces {
+        assert!(text(root, "#golden-unlinked").contains(name.as_str()));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_golden_tab_shows_the_core_report_and_follows_the_knobs() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    for sample in ["dense", "hybrid-legacy", "lookup"] {
+        click(&root, &format!("button[data-sample=\"{sample}\"]"));
+        settle().await;
+    }
+    click(&root, "#tab-golden");
+    settle().await;
+    click(&root, "#golden-sample");
+    settle().await;
+
+    let before = expected(&Settings::default());
+    // The sample cases match the samples: not everything is a miss.
+    assert!(before.summary.levels.strong > 0);
+    assert!(before.summary.levels.miss > 0);
+    assert!(!before.unlinked_traces.is_empty());
+    assert_shows(&root, &before);
+    assert!(text(&root, "#golden-source").contains("golden-cases.json"));
+
+    // returnN = 1 through the real knob: precision@k and nDCG@k change.
+    let mut settings = Settings::default();
+    settings.return_n = Some(1);
+    let after = expected(&settings);
+    assert_ne!(
+        before.summary.mean_precision, after.summary.mean_precision,
+        "the knob must change something"
+    );
+    let precision_before = shown_metric(&root, "precision");
+    let redis_before = shown_cell(&root, "redis-eviction", "precision");
+    set_input(&root, "#knob-returnN", "1", "change");
+    settle().await;
+    assert!(root.query_selector("#golden-levels").unwrap().is_some());
+    assert_ne!(shown_metric(&root, "precision"), precision_before);
+    assert_ne!(
+        shown_cell(&root, "redis-eviction", "precision"),
+        redis_before
+    );
+    assert_shows(&root, &after);
+
+    // The level filter narrows the table to what the core put at that level.
+    click(&root, "#golden-filter [data-filter=\"miss\"]");
+    settle().await;
+    let rows = find_all(&root, "#golden-case-table tbody tr");
+    assert_eq!(rows.len(), after.summary.levels.miss);
+    assert!(rows
+        .iter()
+        .all(|r| r.get_attribute("data-level").as_deref() == Some("miss")));
+    click(&root, "#golden-filter [data-filter=\"all\"]");
+    settle().await;
+    assert_eq!(
+        find_all(&root, "#golden-case-table tbody tr").len(),
+        after.cases.len()
+    );
+}
+
+fn paste_cases(root: &web_sys::Element, value: &str) {
+    let area: web_sys::HtmlTextAreaElement = find(root, "#golden-input").unchecked_into();
+    area.set_value(value);
+    fire(&area, "input");
+}
+
+#[wasm_bindgen_test]
+async fn a_malformed_cases_file_is_located() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "#tab-golden");
+    settle().await;
+    paste_cases(&root, "[\n  {\"caseId\": \"a\",, \"query\": \"q\"}\n]");
+    settle().await;
+    let location = text(&root, ".golden-errors .error-location");
+    assert!(location.contains("pasted cases"), "{location}");
+    assert!(location.contains("line 2"), "{location}");
+    assert!(location.contains("column"), "{location}");
+    assert!(text(&root, ".golden-errors .error-line").contains("{\"caseId\": \"a\",,"));
+    assert!(text(&root, ".golden-errors .caret").ends_with('^'));
+    assert!(root.query_selector("#golden-levels").unwrap().is_none());
+
+    // Fixed: the error goes, the report comes; case text is text, never markup.
+    paste_cases(
+        &root,
+        r#"[{"caseId": "<img src=x onerror=alert(1)>", "query": "nothing links here", "expectedDocIds": ["x"]}]"#,
+    );
+    settle().await;
+    assert!(root.query_selector(".golden-errors").unwrap().is_none());
+    assert_eq!(shown_level(&root, GoldenLevel::Miss), 1);
+    assert!(text(&root, "#golden-case-table").contains("<img src=x onerror=alert(1)>"));
+    assert!(root
+        .query_selector("#golden-case-table img")
+        .unwrap()
+        .is_none());
+}
