@@ -210,4 +210,16 @@ async fn a_malformed_cases_file_is_located() {
         .query_selector("#golden-case-table img")
         .unwrap()
         .is_none());
+
+    // Findings about the cases file are listed, as the core reports them.
+    let duplicated = r#"[{"caseId": "a", "query": "q1"}, {"caseId": "a", "query": "q2"}]"#;
+    let want = golden::parse_cases("pasted cases", duplicated).unwrap();
+    assert!(!want.diagnostics.is_empty());
+    paste_cases(&root, duplicated);
+    settle().await;
+    let shown = text(&root, "#golden-diagnostics");
+    for d in &want.diagnostics {
+        assert!(shown.contains(d.code.as_str()), "{shown}");
+        assert!(shown.contains(d.message.as_str()), "{shown}");
+    }
 }
