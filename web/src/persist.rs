@@ -205,15 +205,41 @@ pub fn decode_hash(hash: &str) -> HashState {
     state
 }
 
+/// Percent-encodes everything but unreserved characters (values are numbers
+/// and names, so this rarely changes anything; it keeps `&`, `=` and `#` out).
 fn encode(value: &str) -> String {
-    String::from(js_sys::encode_uri_component(value))
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 fn decode(value: &str) -> String {
-    js_sys::decode_uri_component(value)
-        .ok()
-        .map(String::from)
-        .unwrap_or_else(|| value.to_owned())
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Settings in the same `key=value&...` form as the hash.
@@ -444,4 +470,50 @@ pub fn forget(state: AppState) {
     state.notice.set(Some(
         "Saved input and settings forgotten; the page is back to its opening sample.".to_owned(),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ragtrace_core::HybridQuality;
+
+    #[test]
+    fn the_hash_round_trips() {
+        let settings = Settings {
+            max_l2_distance: Some(0.6),
+            return_n: Some(3),
+            hybrid_quality: Some(HybridQuality::MaxRankDense),
+            use_trace_options: false,
+            ..Settings::default()
+        };
+        let baseline = Settings {
+            reference_threshold: Some(0.4),
+            ..Settings::default()
+        };
+        let list = ListControls {
+            level: Some(Level::Relevant),
+            mode: ModeFilter::Hybrid,
+            changed_only: true,
+            sort: Sort {
+                key: SortKey::TopQuality,
+                descending: true,
+            },
+        };
+        let hash = encode_hash(&settings, Some(&baseline), View::Trace(4), &list);
+        let back = decode_hash(&format!("#{hash}"));
+        assert_eq!(back.settings, Some(settings));
+        assert_eq!(back.baseline, Some(baseline));
+        assert_eq!(back.view, Some(View::Trace(4)));
+        assert_eq!(back.list, list);
+    }
+
+    #[test]
+    fn an_unreadable_hash_opens_with_defaults() {
+        let back = decode_hash("#returnN=zero&trace=0&sort=nope&%%");
+        assert_eq!(back.settings, None);
+        assert_eq!(back.view, None);
+        assert_eq!(back.list, ListControls::default());
+        assert_eq!(decode("a%20b%2"), "a b%2");
+        assert_eq!(encode("a&b=c"), "a%26b%3Dc");
+    }
 }

@@ -250,3 +250,44 @@ fn the_fatal_banner_is_visible_text() {
     assert!(banner.query_selector("b").unwrap().is_none());
     banner.remove();
 }
+
+#[wasm_bindgen_test]
+async fn the_file_list_says_what_each_document_held_and_removes_one() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "button[data-sample=\"dense\"]");
+    click(&root, "button[data-sample=\"lookup\"]");
+    settle().await;
+    let want = expected(
+        &[
+            ("dense-trace.json", SAMPLE_DENSE_TRACE),
+            ("lookup-result.jsonl", SAMPLE_LOOKUP_RESULTS),
+        ],
+        &Settings::default(),
+    );
+    let rows = find_all(&root, ".file-row");
+    // The opening sample made way for the user's choice.
+    assert_eq!(rows.len(), 2);
+    for (row, doc) in rows.iter().zip(&want.documents) {
+        let held = row
+            .query_selector(".file-held")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap();
+        assert!(row.text_content().unwrap().contains(&doc.source));
+        assert!(held.starts_with(&format!("{} trace", doc.traces)), "{held}");
+        assert!(
+            held.contains(&format!("{} candidate", doc.candidates)),
+            "{held}"
+        );
+    }
+    click(&root, "button[aria-label=\"Remove dense-trace.json\"]");
+    settle().await;
+    assert_eq!(find_all(&root, ".file-row").len(), 1);
+    let tabs = text(&root, ".tabs");
+    assert!(
+        tabs.contains(&format!("Batch ({} traces)", want.documents[1].traces)),
+        "{tabs}"
+    );
+}

@@ -16,20 +16,24 @@ pub enum BaselineChange {
 /// What the score means for this label: an L2 distance, or a fused score that is not used.
 fn score_meaning(block: &Block) -> String {
     let c = &*block.candidate;
-    let score = c
-        .score
-        .map_or_else(|| "no score".to_owned(), |s| s.to_string());
+    let score = c.score.map_or_else(|| "no score".to_owned(), short);
     match c.canonical_label {
         Some(CanonicalLabel::Dense) => format!("{score} (L2 distance)"),
         Some(CanonicalLabel::Hybrid) => {
             let mut text = format!("{score} (fused score, not used)");
             if let Some(d) = c.dense_distance {
-                text.push_str(&format!("; denseDistance {d}"));
+                text.push_str(&format!("; denseDistance {}", short(d)));
             }
             text
         }
         None => format!("{score} (unknown label: not used)"),
     }
+}
+
+/// Scores are shown to 4 decimals (fused scores are small); the JSON download has them in full.
+fn short(value: f64) -> String {
+    let text = format!("{value:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 fn status_class(status: Status) -> &'static str {
@@ -112,7 +116,7 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
                     })}
                 {c
                     .final_score
-                    .map(|s| view! { <span class="hint">{format!(" finalScore {s}")}</span> })}
+                    .map(|s| view! { <span class="hint">{format!(" finalScore {}", short(s))}</span> })}
             </span>
         }
     });
@@ -143,7 +147,7 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
     });
     view! {
         <tr
-            class=format!("block-row {}", status_class(block.status))
+            class=format!("block-row row-{}", block.status.as_str())
             class:entered=change == BaselineChange::Entered
             class:left=change == BaselineChange::Left
         >

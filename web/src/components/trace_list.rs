@@ -92,7 +92,7 @@ fn csv_cell(text: &str) -> String {
 /// The trace list as CSV: one row per trace in batch order, values as the core computed them.
 pub fn csv(analysis: &Analysis) -> String {
     let mut out = String::from(
-        "position,name,source,mode,query,categoryFilter,recordedRelevanceLevel,relevanceLevel,levelDiffers,topQuality,recordedLowQuality,lowQuality,retryUnfiltered,candidates,invalid,duplicates,docCapped,returnNCut,accepted\n",
+        "position,name,source,mode,query,lookupQuery,categoryFilter,recordedRelevanceLevel,relevanceLevel,levelDiffers,topQuality,recordedLowQuality,lowQuality,retryUnfiltered,candidates,invalid,duplicates,docCapped,returnNCut,accepted\n",
     );
     for t in &analysis.traces {
         let cells = [
@@ -101,6 +101,7 @@ pub fn csv(analysis: &Analysis) -> String {
             csv_cell(&t.source),
             format::mode(t.mode).to_owned(),
             csv_cell(t.query.as_deref().unwrap_or("")),
+            csv_cell(t.lookup_query.as_deref().unwrap_or("")),
             csv_cell(t.category_filter.as_deref().unwrap_or("")),
             csv_cell(t.recorded_relevance_level.as_deref().unwrap_or("")),
             t.relevance_level.as_str().to_owned(),
@@ -428,4 +429,58 @@ fn trace_row(
         </div>
     }
     .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ragtrace_core::input::parse_documents;
+    use ragtrace_core::{analyze, Settings};
+
+    fn sample() -> Analysis {
+        let docs = [
+            (
+                "dense.json".to_owned(),
+                crate::SAMPLE_DENSE_TRACE.to_owned(),
+            ),
+            (
+                "lookup.jsonl".to_owned(),
+                crate::SAMPLE_LOOKUP_RESULTS.to_owned(),
+            ),
+        ];
+        analyze(&parse_documents(&docs), &Settings::default(), false).unwrap()
+    }
+
+    #[test]
+    fn csv_has_one_row_per_trace_and_quotes_text() {
+        let analysis = sample();
+        let csv = csv(&analysis);
+        assert_eq!(csv.lines().count(), analysis.traces.len() + 1);
+        assert!(csv.contains(",<script>alert('x')</script> payroll export,"));
+        assert_eq!(csv_cell("=1+1"), "'=1+1");
+        assert_eq!(csv_cell("a,\"b\""), "\"a,\"\"b\"\"\"");
+    }
+
+    #[test]
+    fn filters_and_sorts() {
+        let analysis = sample();
+        let all = visible_rows(&analysis, None, &ListControls::default());
+        assert_eq!(all, (0..analysis.traces.len()).collect::<Vec<_>>());
+        let mut controls = ListControls {
+            sort: Sort {
+                key: SortKey::Position,
+                descending: true,
+            },
+            ..ListControls::default()
+        };
+        let reversed = visible_rows(&analysis, None, &controls);
+        assert_eq!(reversed.first(), all.last());
+        controls.mode = ModeFilter::Hybrid;
+        for i in visible_rows(&analysis, None, &controls) {
+            assert_eq!(
+                analysis.traces[i].mode,
+                Some(ragtrace_core::label::CanonicalLabel::Hybrid)
+            );
+        }
+    }
 }
