@@ -6,12 +6,12 @@
 use crate::batch::{self, BatchWarning, Summary, SweepPoint};
 use crate::config::{Config, ConfigError, HybridQuality, Settings};
 use crate::diagnostic::{Diagnostic, InputError};
-use crate::input::{Candidate, Rank};
+use crate::input::{Candidate, Hot, Rank};
 use crate::input::{DocumentSummary, ParsedBatch, Trace, TraceKind};
 use crate::label::CanonicalLabel;
 use crate::legacy::LegacySummary;
 use crate::outcome::{normalised_eq, outcome, Level, Outcome};
-use crate::pipeline::{decide_each, Excerpt, Status, StatusReason};
+use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
 use crate::quality::{quality, Quality, QualityBasis};
 use serde::ser::SerializeStruct;
 use serde::Serialize;
@@ -317,6 +317,8 @@ pub fn analyze_trace(trace: &Trace, settings: &Settings, global: &Config) -> Tra
 struct Scratch {
     /// Blocks held per docId slot (the per-document cap).
     per_doc: Vec<usize>,
+    /// Hot entries rebuilt for a trace whose `order` changed after parsing (rare).
+    hot: Vec<Hot>,
 }
 
 fn analyze_trace_with(
@@ -335,16 +337,14 @@ fn analyze_trace_with(
     let mut top_quality: Option<f64> = None;
     let mut gate_inert = false;
     let mut blocks = Vec::with_capacity(trace.order.len());
-    decide_each(trace, &config, &mut scratch.per_doc, |c, decision| {
-        let q = match c.rank.value() {
-            Some(rank) => quality(
-                c.canonical_label,
-                c.score,
-                rank,
-                n,
-                &config,
-                c.dense_distance,
-            ),
+    let Scratch { per_doc, hot } = scratch;
+    decide_hot(trace, &config, per_doc, hot, |h, decision| {
+        // A hot entry always indexes a candidate (both come from the same parse).
+        let Some(c) = trace.candidates.get(h.index) else {
+            return;
+        };
+        let q = match h.rank() {
+            Some(rank) => quality(h.label, h.score(), rank, n, &config, h.dense_distance()),
             None => Quality {
                 score: 0.0,
                 basis: QualityBasis::InvalidRank,
@@ -367,7 +367,7 @@ fn analyze_trace_with(
         }
         blocks.push(Block {
             candidate: c.clone(),
-            original_rank: c.rank.value(),
+            original_rank: h.rank(),
             quality_score: q.score,
             status: decision.status,
             accepted_rank: decision.accepted_rank,

@@ -138,6 +138,68 @@ pub struct Trace {
     /// Number of distinct docIds.
     pub doc_count: usize,
     pub legacy: Option<LegacySummary>,
+    /// What a recompute reads of each candidate, in `order`: one contiguous array of
+    /// small `Copy` entries, so the per-settings loop does not chase the `Arc<Candidate>`
+    /// pointers (scattered over the whole parsed batch) for rank, docId slot, duplicate,
+    /// label and scores. Derived from `candidates` and `order` at parse time; crate-private
+    /// so only this module fills it, and the analysis rebuilds it when a caller has changed
+    /// `order` since (see [`hot_of`]).
+    pub(crate) hot: Vec<Hot>,
+}
+
+/// The per-candidate facts a recompute needs (see [`Trace::hot`]), 48 bytes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hot {
+    /// Index into the trace's `candidates`.
+    pub(crate) index: usize,
+    /// Dense index of the docId within the trace.
+    pub(crate) doc_slot: usize,
+    /// The effective rank; 0 for an invalid one (a valid rank is >= 1).
+    pub(crate) rank: u64,
+    /// `score`, NaN when absent: quality treats absent and non-finite alike.
+    pub(crate) score: f64,
+    /// `denseDistance`, NaN when absent (likewise).
+    pub(crate) dense_distance: f64,
+    pub(crate) label: Option<CanonicalLabel>,
+    /// Not the first candidate in order with its evidenceKey.
+    pub(crate) duplicate: bool,
+}
+
+impl Hot {
+    /// The effective rank; `None` for an invalid one.
+    pub(crate) fn rank(&self) -> Option<u64> {
+        (self.rank != 0).then_some(self.rank)
+    }
+
+    /// `score` when finite (what the quality formula uses).
+    pub(crate) fn score(&self) -> Option<f64> {
+        Some(self.score).filter(|s| s.is_finite())
+    }
+
+    /// `denseDistance` when finite (what the quality formula uses).
+    pub(crate) fn dense_distance(&self) -> Option<f64> {
+        Some(self.dense_distance).filter(|d| d.is_finite())
+    }
+}
+
+/// The hot entries of `candidates` in `order`; indices out of range are skipped, as the
+/// walk over `order` skips them.
+pub(crate) fn hot_of(candidates: &[Arc<Candidate>], order: &[usize]) -> Vec<Hot> {
+    order
+        .iter()
+        .filter_map(|&index| {
+            let c = candidates.get(index)?;
+            Some(Hot {
+                index,
+                doc_slot: c.doc_slot,
+                rank: c.rank.value().unwrap_or(0),
+                score: c.score.unwrap_or(f64::NAN),
+                dense_distance: c.dense_distance.unwrap_or(f64::NAN),
+                label: c.canonical_label,
+                duplicate: c.duplicate_of_rank.is_some(),
+            })
+        })
+        .collect()
 }
 
 /// What one document contributed.
@@ -1394,6 +1456,7 @@ fn base_trace(
         order: Vec::new(),
         doc_count: 0,
         legacy: None,
+        hot: Vec::new(),
     }
 }
 
@@ -1665,4 +1728,5 @@ fn derive(trace: &mut Trace, mut candidates: Vec<Candidate>) {
     valid.extend(invalid);
     trace.order = valid;
     trace.candidates = candidates.into_iter().map(Arc::new).collect();
+    trace.hot = hot_of(&trace.candidates, &trace.order);
 }

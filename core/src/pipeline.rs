@@ -5,7 +5,7 @@
 //! `returnN` are applied, in one pass.
 
 use crate::config::Config;
-use crate::input::{Candidate, Trace};
+use crate::input::{hot_of, Candidate, Hot, Trace};
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
@@ -60,17 +60,43 @@ pub fn decide_each(
     per_doc: &mut Vec<usize>,
     mut each: impl FnMut(&Arc<Candidate>, Decision),
 ) {
+    let mut rebuilt = Vec::new();
+    decide_hot(trace, config, per_doc, &mut rebuilt, |hot, decision| {
+        if let Some(c) = trace.candidates.get(hot.index) {
+            each(c, decision);
+        }
+    });
+}
+
+/// The trace's hot entries: the ones made at parse time, or, when a caller has changed
+/// `order` since (the lengths no longer agree), entries rebuilt into `rebuilt`.
+pub(crate) fn hot_entries<'a>(trace: &'a Trace, rebuilt: &'a mut Vec<Hot>) -> &'a [Hot] {
+    if trace.hot.len() == trace.order.len() {
+        &trace.hot
+    } else {
+        *rebuilt = hot_of(&trace.candidates, &trace.order);
+        rebuilt
+    }
+}
+
+/// The walk of [`decide_each`] over the trace's contiguous [`Hot`] entries: reads no
+/// candidate, so a recompute does not chase a pointer per candidate to decide.
+/// `rebuilt` is scratch for [`hot_entries`].
+pub(crate) fn decide_hot(
+    trace: &Trace,
+    config: &Config,
+    per_doc: &mut Vec<usize>,
+    rebuilt: &mut Vec<Hot>,
+    mut each: impl FnMut(&Hot, Decision),
+) {
     per_doc.clear();
     per_doc.resize(trace.doc_count, 0);
     let mut accepted = 0usize;
-    for &index in &trace.order {
-        let Some(c) = trace.candidates.get(index) else {
-            continue;
-        };
-        let held = per_doc.get(c.doc_slot).copied().unwrap_or(0);
-        let status = if c.rank.value().is_none() {
+    for hot in hot_entries(trace, rebuilt) {
+        let held = per_doc.get(hot.doc_slot).copied().unwrap_or(0);
+        let status = if hot.rank().is_none() {
             Status::Invalid
-        } else if c.duplicate_of_rank.is_some() {
+        } else if hot.duplicate {
             Status::Duplicate
         } else if held >= config.max_chunks_per_document {
             Status::DocCap
@@ -81,7 +107,7 @@ pub fn decide_each(
         };
         let accepted_rank = if status == Status::Accepted {
             accepted += 1;
-            if let Some(slot) = per_doc.get_mut(c.doc_slot) {
+            if let Some(slot) = per_doc.get_mut(hot.doc_slot) {
                 *slot += 1;
             }
             Some(accepted)
@@ -89,9 +115,9 @@ pub fn decide_each(
             None
         };
         each(
-            c,
+            hot,
             Decision {
-                index,
+                index: hot.index,
                 status,
                 accepted_rank,
             },
@@ -217,5 +243,47 @@ mod tests {
         assert!(e.is_truncated());
         assert_eq!(e.shown(), "héll…");
         assert_eq!(e.full(), "héllo");
+    }
+
+    /// The parse-time hot entries agree with the candidates, and a caller's edit of
+    /// `order` is followed (the entries are rebuilt) rather than silently ignored.
+    #[test]
+    fn hot_entries_follow_the_order() {
+        let text = r#"{"mode":"hybrid","candidates":[
+            {"evidenceKey":"b","originalRank":2,"docId":"d"},
+            {"evidenceKey":"a","originalRank":1,"docId":"d"},
+            {"evidenceKey":"a","originalRank":3},
+            {"evidenceKey":"c","originalRank":0}]}"#;
+        let batch = crate::input::parse_document("t", text);
+        let Some(trace) = batch.traces.first() else {
+            panic!("one trace");
+        };
+        // Compared as text: absent scores are NaN, which is never equal to itself.
+        assert_eq!(
+            format!("{:?}", trace.hot),
+            format!("{:?}", hot_of(&trace.candidates, &trace.order))
+        );
+        assert_eq!(trace.hot.len(), trace.order.len());
+        let config = Config::default();
+        let statuses: Vec<_> = decide(trace, &config)
+            .iter()
+            .map(|d| (d.index, d.status))
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                (1, Status::Accepted),
+                (0, Status::Accepted),
+                (2, Status::Duplicate),
+                (3, Status::Invalid)
+            ]
+        );
+        let mut edited = trace.clone();
+        edited.order = vec![0, 3];
+        let statuses: Vec<_> = decide(&edited, &config)
+            .iter()
+            .map(|d| (d.index, d.status))
+            .collect();
+        assert_eq!(statuses, [(0, Status::Accepted), (3, Status::Invalid)]);
     }
 }
