@@ -260,7 +260,14 @@ pub fn analyze(
     let mut warnings = batch::WarningsBuilder::default();
     let mut tops = Vec::new();
     let mut traces = Vec::with_capacity(batch.traces.len());
-    for trace in &batch.traces {
+    if let Some(first) = batch.traces.first() {
+        prefetch(first);
+    }
+    for (at, trace) in batch.traces.iter().enumerate() {
+        // One trace ahead: its lines arrive while this one is computed.
+        if let Some(next) = batch.traces.get(at + 1) {
+            prefetch(next);
+        }
         let t = analyze_trace_with(trace, settings, &global, &mut scratch);
         // Counted now, while the trace is in cache, rather than in later passes over all.
         summary.add(&t);
@@ -309,6 +316,7 @@ fn trace_config(
 
 /// One trace under the user's settings (`global` = defaults plus those settings).
 pub fn analyze_trace(trace: &Trace, settings: &Settings, global: &Config) -> TraceAnalysis {
+    prefetch(trace);
     analyze_trace_with(trace, settings, global, &mut Scratch::default())
 }
 
@@ -494,6 +502,40 @@ fn analyze_trace_with(
         extra: trace.extra.clone(),
     }
 }
+
+/// Asks the CPU to fetch the cache lines a recompute of `trace` will touch outside the
+/// trace itself: its hot entries, and, for writing, the line holding each candidate's
+/// reference count, which cloning it into a block increments.
+///
+/// That increment is a locked instruction on a line nowhere near the previous one (the
+/// candidates are spread over the whole parsed batch); a locked instruction waits for its
+/// line and lets no later memory access start meanwhile, so without this the misses are
+/// paid one after another and dominated the recompute. Prefetches are not held back by
+/// locked instructions, so these misses overlap. Only a hint: the address of the counts
+/// (16 bytes before the data, where `Arc` keeps them today) may be wrong on some other
+/// std without being unsafe, and a prefetch never faults.
+#[cfg(target_arch = "x86_64")]
+fn prefetch(trace: &Trace) {
+    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0, _MM_HINT_T0};
+    for c in &trace.candidates {
+        let counts = Arc::as_ptr(c).cast::<i8>().wrapping_sub(16);
+        // SAFETY: a prefetch only hints the cache: it reads and writes nothing
+        // architecturally and never faults, whatever the address; `sse`, which it needs,
+        // is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_ET0>(counts) };
+    }
+    // One hint per 64-byte line of the hot entries.
+    let hot = trace.hot.as_ptr().cast::<i8>();
+    let bytes = std::mem::size_of_val(trace.hot.as_slice());
+    for offset in (0..bytes).step_by(64) {
+        // SAFETY: as above.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(hot.wrapping_add(offset)) };
+    }
+}
+
+/// No portable prefetch elsewhere (wasm has none): the loads simply wait.
+#[cfg(not(target_arch = "x86_64"))]
+fn prefetch(_: &Trace) {}
 
 /// `relevanceLevel recorded X but recomputed Y; lowQuality recorded A but recomputed B`
 /// (either part alone when only one differs), written into one right-sized string.
