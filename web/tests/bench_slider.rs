@@ -110,6 +110,17 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         frame_ms.push(now() - t);
     }
 
+    // A threshold moves no top quality: only levels and counts change.
+    let mut threshold_ms = Vec::new();
+    for i in 0..ROUNDS {
+        let value = if i % 2 == 0 { "0.85" } else { "0.95" };
+        let t = now();
+        set_input(&root, "#knob-preciseThreshold", value, "input");
+        next_frame().await;
+        sleep(0).await;
+        threshold_ms.push(now() - t);
+    }
+
     console_log!(
         "bench: {candidates} candidates in {TRACES} traces ({:.1} MB of JSON)",
         json.len() as f64 / 1e6
@@ -122,7 +133,11 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     );
     console_log!("bench: page load (file -> painted analysis) {load_ms:.1} ms");
     console_log!(
-        "bench: slider input -> next painted frame {}",
+        "bench: maxL2Distance slider input -> next painted frame {}",
         summary(&frame_ms)
+    );
+    console_log!(
+        "bench: preciseThreshold slider input -> next painted frame {}",
+        summary(&threshold_ms)
     );
 }

@@ -44,8 +44,21 @@ pub fn mode_sweep(traces: &[TraceAnalysis], mode: CanonicalLabel) -> Vec<SweepPo
 #[component]
 pub fn SweepPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
+    // The sweep depends only on each trace's mode and top quality: moving a
+    // threshold changes neither, so the lines below are not recomputed for it.
+    let tops = Memo::new(move |_| {
+        state.analysis.with(|a| {
+            a.as_ref().map(|a| {
+                a.traces
+                    .iter()
+                    .map(|t| (t.mode, t.top_quality))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
     let lines = Memo::new(move |_| {
-        let Some(analysis) = state.analysis.get() else {
+        tops.track();
+        let Some(analysis) = state.analysis.get_untracked() else {
             return Shared::new(Vec::new());
         };
         let mut lines = Vec::new();
