@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ragtrace_core::{analyze, input, testdata, Settings};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Counts live bytes and their peak, so the bench can report peak memory per phase.
@@ -15,11 +15,14 @@ struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Off in profile mode: the counting is two atomics per allocation that the product does
+/// not pay (about 7% of a recompute's samples), and profile mode reports no memory.
+static COUNTING: AtomicBool = AtomicBool::new(true);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
+        if !ptr.is_null() && COUNTING.load(Ordering::Relaxed) {
             let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
             PEAK.fetch_max(live, Ordering::Relaxed);
         }
@@ -27,7 +30,9 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
     }
 }
 
@@ -138,6 +143,11 @@ fn summary() {
 /// `RAGTRACE_PROFILE=<n> cargo bench -p ragtrace-core --bench analyze`: only `n` recomputes
 /// (no criterion), so `perf record` / callgrind see the recompute and little else.
 fn profile(runs: usize) {
+    // `RAGTRACE_PROFILE_COUNTING=1` keeps the counting allocator on, to compare with
+    // figures measured before it could be turned off.
+    if std::env::var_os("RAGTRACE_PROFILE_COUNTING").is_none() {
+        COUNTING.store(false, Ordering::Relaxed);
+    }
     let text = text();
     let batch = input::parse_document("bench", &text);
     drop(text);

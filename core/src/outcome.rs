@@ -52,7 +52,12 @@ pub fn normalise_level(text: &str) -> String {
 /// trace. Byte-wise is exact: the mapping only touches ASCII bytes, and the bytes of a
 /// non-ASCII character are left alone by it just as the character is.
 pub(crate) fn normalised_eq(text: &str, expected: &str) -> bool {
-    let text = text.trim();
+    trimmed_eq(text.trim(), expected)
+}
+
+/// [`normalised_eq`] on text already trimmed: Unicode trimming is a call that decodes
+/// characters, so comparing against several levels trims once.
+fn trimmed_eq(text: &str, expected: &str) -> bool {
     text.len() == expected.len()
         && text.bytes().zip(expected.bytes()).all(|(b, e)| {
             let b = match b {
@@ -75,9 +80,10 @@ impl Level {
 
     /// [`Level::parse`] without allocating.
     pub(crate) fn parse_recorded(text: &str) -> Option<Level> {
+        let text = text.trim();
         Level::ALL
             .into_iter()
-            .find(|level| normalised_eq(text, level.as_str()))
+            .find(|level| trimmed_eq(text, level.as_str()))
     }
 }
 
