@@ -211,7 +211,7 @@ fn BatchView() -> impl IntoView {
             <Warnings/>
             <BaselineComparison/>
             <Distribution/>
-            <div class="grid-2">
+            <div class="batch-grid">
                 <SweepPanel/>
                 <Transitions/>
             </div>
