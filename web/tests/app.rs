@@ -291,3 +291,65 @@ async fn the_file_list_says_what_each_document_held_and_removes_one() {
         "{tabs}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn input_and_knobs_survive_a_reload_until_cleared() {
+    let (root, app) = mount_fresh();
+    settle().await;
+    set_input(&root, "#knob-maxL2Distance", "0.7", "input");
+    paste(&root, SAMPLE_DENSE_TRACE);
+    settle().await;
+    drop(app);
+    root.remove();
+
+    let (root, _app) = mount_again();
+    settle().await;
+    let knob: web_sys::HtmlInputElement = find(&root, "#knob-maxL2Distance").unchecked_into();
+    assert_eq!(knob.value(), "0.7");
+    assert!(text(&root, ".file-list").contains("pasted text"));
+    assert!(text(&root, "#trace-title").contains("req-dense-001"));
+
+    click(&root, ".header-actions button.quiet");
+    settle().await;
+    assert_eq!(stored("ragtrace.v1.paste"), None);
+    assert_eq!(stored("ragtrace.v1.documents"), None);
+    assert_eq!(stored("ragtrace.v1.settings").unwrap_or_default(), "");
+    let knob: web_sys::HtmlInputElement = find(&root, "#knob-maxL2Distance").unchecked_into();
+    assert_eq!(knob.value(), "1");
+}
+
+#[wasm_bindgen_test]
+async fn the_list_sorts_by_a_column() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    let header = "button[data-sort=\"topQuality\"]";
+    click(&root, header);
+    settle().await;
+    let cell = find(&root, header).parent_element().unwrap();
+    assert_eq!(
+        cell.get_attribute("aria-sort").as_deref(),
+        Some("ascending")
+    );
+    let generated = Sample::Generated.text();
+    let want = expected(&[("generated-500.json", &generated)], &Settings::default());
+    // Ascending: traces without a top quality first, then the lowest.
+    let lowest = want
+        .traces
+        .iter()
+        .map(|t| t.top_quality)
+        .min_by(|a, b| match (a, b) {
+            (Some(x), Some(y)) => x.total_cmp(y),
+            (x, y) => x.is_some().cmp(&y.is_some()),
+        })
+        .unwrap();
+    let first = find(&root, ".vtable-window .trow");
+    let index: usize = first.get_attribute("data-index").unwrap().parse().unwrap();
+    assert_eq!(want.traces[index].top_quality, lowest);
+    click(&root, header);
+    settle().await;
+    let cell = find(&root, header).parent_element().unwrap();
+    assert_eq!(
+        cell.get_attribute("aria-sort").as_deref(),
+        Some("descending")
+    );
+}

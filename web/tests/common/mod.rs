@@ -10,6 +10,23 @@ pub fn window() -> web_sys::Window {
     web_sys::window().expect("a browser window")
 }
 
+/// Mounts an `App` over whatever the page remembers (localStorage, hash): a reload.
+pub fn mount_again() -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
+    let root: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&root).unwrap();
+    let handle = leptos::mount::mount_to(root.clone(), App);
+    (root, Box::new(handle))
+}
+
+pub fn stored(key: &str) -> Option<String> {
+    window()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .get_item(key)
+        .unwrap()
+}
+
 /// Forgets what earlier tests left (saved input, hash), then mounts a fresh `App`.
 pub fn mount_fresh() -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
     if let Ok(Some(storage)) = window().local_storage() {
