@@ -203,7 +203,12 @@ pub struct SweepPoint {
 /// For t = i / 100, i = 0..=100: the fraction of the traces with at least one accepted
 /// block whose top quality is >= t; 0 when no trace has an accepted block.
 pub fn sweep(traces: &[TraceAnalysis]) -> Vec<SweepPoint> {
-    sweep_tops(traces.iter().filter_map(|t| t.top_quality).collect())
+    sweep_of(traces)
+}
+
+/// [`sweep`] over any selection of traces (e.g. one mode's), without copying them.
+pub fn sweep_of<'a>(traces: impl IntoIterator<Item = &'a TraceAnalysis>) -> Vec<SweepPoint> {
+    sweep_tops(traces.into_iter().filter_map(|t| t.top_quality).collect())
 }
 
 /// [`sweep`] from the top qualities of the traces that have one.

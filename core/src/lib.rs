@@ -18,7 +18,7 @@ pub mod quality;
 pub mod report;
 pub mod testdata;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod wasm;
 
 pub use analysis::{analyze, Analysis, Block, EvidenceComparison, Stages, TraceAnalysis};

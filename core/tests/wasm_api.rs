@@ -1,5 +1,5 @@
 //! The JS API, exercised in headless browsers by `wasm-pack test`.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
 
 use js_sys::{Array, Error, Object, Reflect, JSON};
 use ragtrace_core::wasm;

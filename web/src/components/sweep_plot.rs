@@ -5,7 +5,7 @@
 use crate::format::number;
 use crate::state::{AppState, Shared};
 use leptos::prelude::*;
-use ragtrace_core::batch::sweep;
+use ragtrace_core::batch::sweep_of;
 use ragtrace_core::label::CanonicalLabel;
 use ragtrace_core::{Config, SweepPoint, TraceAnalysis};
 
@@ -27,17 +27,11 @@ pub struct Marker {
 
 /// The sweep of the traces of one mode (empty when the batch has none).
 pub fn mode_sweep(traces: &[TraceAnalysis], mode: CanonicalLabel) -> Vec<SweepPoint> {
-    // The core's sweep takes a slice of analysed traces; the mode's traces are
-    // copied into one (cheap: the analysis shares its strings).
-    let of_mode: Vec<TraceAnalysis> = traces
-        .iter()
-        .filter(|t| t.mode == Some(mode))
-        .cloned()
-        .collect();
-    if of_mode.is_empty() {
+    let mut of_mode = traces.iter().filter(|t| t.mode == Some(mode)).peekable();
+    if of_mode.peek().is_none() {
         Vec::new()
     } else {
-        sweep(&of_mode)
+        sweep_of(of_mode)
     }
 }
 
