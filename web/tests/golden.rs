@@ -137,22 +137,29 @@ async fn the_golden_tab_shows_the_core_report_and_follows_the_knobs() {
     assert!(before.summary.levels.miss > 0);
     assert!(!before.unlinked_traces.is_empty());
     assert_shows(&root, &before);
-    assert!(text(&root, "#golden-source").contains("golden-cases.json"));
+    assert!(text(&root, "#golden-source").contains("golden-cases-sample.json"));
 
-    // returnN = 1 through the real knob: precision@k and nDCG@k change.
+    // returnN = 1 through the real knob: the level counts change (session-store
+    // loses its document), and so do precision@k and nDCG@k.
     let mut settings = Settings::default();
     settings.return_n = Some(1);
     let after = expected(&settings);
     assert_ne!(
-        before.summary.mean_precision, after.summary.mean_precision,
-        "the knob must change something"
+        before.summary.levels, after.summary.levels,
+        "the knob must change the level counts"
     );
+    assert_ne!(
+        before.summary.mean_precision, after.summary.mean_precision,
+        "the knob must change precision"
+    );
+    let miss_before = shown_level(&root, GoldenLevel::Miss);
     let precision_before = shown_metric(&root, "precision");
     let redis_before = shown_cell(&root, "redis-eviction", "precision");
     set_input(&root, "#knob-returnN", "1", "change");
     settle().await;
     assert!(root.query_selector("#golden-levels").unwrap().is_some());
     assert_ne!(shown_metric(&root, "precision"), precision_before);
+    assert_ne!(shown_level(&root, GoldenLevel::Miss), miss_before);
     assert_ne!(
         shown_cell(&root, "redis-eviction", "precision"),
         redis_before

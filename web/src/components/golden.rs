@@ -13,10 +13,12 @@ use ragtrace_core::diagnostic::{InputError, Severity};
 use ragtrace_core::golden::{self, CaseReport, CaseSet, GoldenLevel, GoldenReport, LinkedBy};
 use ragtrace_core::report;
 
-/// The built-in cases; they match the contract's example samples.
-pub const SAMPLE_GOLDEN_CASES: &str = include_str!("../../../tests/fixtures/golden-cases.json");
+/// The built-in cases: the contract's example cases plus one whose document is
+/// found only below rank 3, so moving `returnN` visibly changes the levels.
+pub const SAMPLE_GOLDEN_CASES: &str =
+    include_str!("../../../tests/fixtures/golden-cases-sample.json");
 /// The source name the sample cases are reported under.
-pub const SAMPLE_GOLDEN_SOURCE: &str = "golden-cases.json";
+pub const SAMPLE_GOLDEN_SOURCE: &str = "golden-cases-sample.json";
 /// The source name of cases typed or pasted into the box.
 pub const PASTED_CASES_SOURCE: &str = "pasted cases";
 
