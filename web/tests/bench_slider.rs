@@ -100,12 +100,14 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     let load_ms = now() - t;
 
     let mut frame_ms = Vec::new();
+    let mut raf_ms = Vec::new();
     for i in 0..ROUNDS {
         let value = if i % 2 == 0 { "0.8" } else { "1.1" };
         let t = now();
         set_input(&root, "#knob-maxL2Distance", value, "input");
         // Effects run as microtasks, then the frame: rAF, then a task after the paint.
         next_frame().await;
+        raf_ms.push(now() - t);
         sleep(0).await;
         frame_ms.push(now() - t);
     }
@@ -135,6 +137,10 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     console_log!(
         "bench: maxL2Distance slider input -> next painted frame {}",
         summary(&frame_ms)
+    );
+    console_log!(
+        "bench: maxL2Distance slider input -> its animation frame (update done, before style, layout and paint) {}",
+        summary(&raf_ms)
     );
     console_log!(
         "bench: preciseThreshold slider input -> next painted frame {}",

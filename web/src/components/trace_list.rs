@@ -129,16 +129,21 @@ pub fn csv(analysis: &Analysis) -> String {
 pub fn TraceList() -> impl IntoView {
     let state = expect_context::<AppState>();
     let baseline = Memo::new(move |_| state.baseline_analysis.get().and_then(Result::ok));
-    let rows = Memo::new(move |_| {
+    // Compared by content: a knob change that leaves the filtered, ordered list as
+    // it was (the usual case) then leaves the rows' structure alone, and only the
+    // cells that show computed values update their text.
+    let rows = Memo::new(move |previous: Option<&Shared<Vec<usize>>>| {
         let Some(analysis) = state.analysis.get() else {
             return Shared::new(Vec::new());
         };
         let baseline = baseline.get();
-        Shared::new(
-            state
-                .list
-                .with(|controls| visible_rows(&analysis, baseline.as_deref(), controls)),
-        )
+        let rows = state
+            .list
+            .with(|controls| visible_rows(&analysis, baseline.as_deref(), controls));
+        match previous {
+            Some(previous) if **previous == rows => previous.clone(),
+            _ => Shared::new(rows),
+        }
     });
     let total = move || {
         state
@@ -346,24 +351,27 @@ fn VirtualTable(
                     <div class="vtable-window" style:transform=offset>
                         {move || {
                             let (first, last) = window();
-                            let analysis = state.analysis.get();
+                            // The rows' structure follows the batch, the window, the list
+                            // and the baseline; the analysis itself only updates cells.
+                            state.analysed_batch.track();
                             let baseline = baseline.get();
                             let rows = rows.get();
-                            let (Some(analysis), Some(slice)) = (
-                                analysis,
-                                rows.get(first as usize..last as usize),
-                            ) else {
-                                return Vec::new();
-                            };
-                            slice
-                                .iter()
-                                .enumerate()
-                                .filter_map(|(offset, &index)| {
-                                    let t = analysis.traces.get(index)?;
-                                    let base = baseline.as_ref().and_then(|b| b.traces.get(index));
-                                    Some(trace_row(state, t, index, first as usize + offset, base))
-                                })
-                                .collect::<Vec<_>>()
+                            state.analysis.with_untracked(|analysis| {
+                                let (Some(analysis), Some(slice)) =
+                                    (analysis, rows.get(first as usize..last as usize))
+                                else {
+                                    return Vec::new();
+                                };
+                                slice
+                                    .iter()
+                                    .enumerate()
+                                    .filter_map(|(offset, &index)| {
+                                        let t = analysis.traces.get(index)?;
+                                        let base = baseline.as_ref().and_then(|b| b.traces.get(index));
+                                        Some(trace_row(state, t, index, first as usize + offset, base))
+                                    })
+                                    .collect::<Vec<_>>()
+                            })
                         }}
                     </div>
                 </div>
@@ -372,6 +380,10 @@ fn VirtualTable(
     }
 }
 
+/// One row. `t` gives what knob changes leave alone (position, name, mode, the
+/// recorded level, the candidate count); the recomputed values are read from the
+/// current analysis by the cells themselves, so a knob change updates text and
+/// classes in place instead of rebuilding the row.
 fn trace_row(
     state: AppState,
     t: &TraceAnalysis,
@@ -379,21 +391,47 @@ fn trace_row(
     row: usize,
     baseline: Option<&TraceAnalysis>,
 ) -> AnyView {
-    let level = t.relevance_level.as_str();
+    // The current analysis is the one `t` came from or a recomputation of the same
+    // batch (same traces, same order), so `index` stays valid; a new batch rebuilds the rows.
+    let current = move |f: fn(&TraceAnalysis) -> bool| {
+        state
+            .analysis
+            .with(|a| a.as_ref().and_then(|a| a.traces.get(index)).is_some_and(f))
+    };
+    let field = move |f: fn(&TraceAnalysis) -> String| {
+        state.analysis.with(|a| {
+            a.as_ref()
+                .and_then(|a| a.traces.get(index))
+                .map(f)
+                .unwrap_or_default()
+        })
+    };
+    let level = move || -> &'static str {
+        state.analysis.with(|a| {
+            a.as_ref()
+                .and_then(|a| a.traces.get(index))
+                .map_or("", |t| t.relevance_level.as_str())
+        })
+    };
+    let differs = move || current(|t| t.level_differs);
     let recorded = t.recorded_relevance_level.as_deref().map(str::to_owned);
     let open = move |_| state.view.set(View::Trace(index));
-    let gates = [
-        t.low_quality.then_some("lowQuality"),
-        t.retry_unfiltered.then_some("retry"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" ");
+    let gates = move || {
+        field(|t| {
+            [
+                t.low_quality.then_some("lowQuality"),
+                t.retry_unfiltered.then_some("retry"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+        })
+    };
     let base_cell = baseline.map(|b| {
         let then = b.relevance_level.as_str();
         view! {
-            <div role="cell" class="tcell" class:changed=then != level>
+            <div role="cell" class="tcell" class:changed=move || then != level()>
                 <span class=level_class(then)>{then}</span>
             </div>
         }
@@ -402,7 +440,7 @@ fn trace_row(
         <div
             role="row"
             class="trow"
-            class:differs=t.level_differs
+            class:differs=differs
             aria-rowindex=(row + 2).to_string()
             data-index=index.to_string()
             on:click=open
@@ -418,11 +456,13 @@ fn trace_row(
                 {recorded.map(|r| view! { <span class=level_class(&r)>{r.clone()}</span> })}
             </div>
             <div role="cell" class="tcell" data-col="level">
-                <span class=level_class(level)>{level}</span>
-                {t.level_differs.then(|| view! { <span class="flag" title="differs from recorded">"≠"</span> })}
+                <span class=move || level_class(level())>{level}</span>
+                {move || differs().then(|| view! { <span class="flag" title="differs from recorded">"≠"</span> })}
             </div>
-            <div role="cell" class="tcell num">{format::optional_number(t.top_quality)}</div>
-            <div role="cell" class="tcell num">{t.stages.accepted}</div>
+            <div role="cell" class="tcell num">
+                {move || field(|t| format::optional_number(t.top_quality))}
+            </div>
+            <div role="cell" class="tcell num">{move || field(|t| t.stages.accepted.to_string())}</div>
             <div role="cell" class="tcell num">{t.stages.candidates}</div>
             <div role="cell" class="tcell gates">{gates}</div>
             {base_cell}
