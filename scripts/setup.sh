@@ -49,7 +49,7 @@ apt_install() {
     apt_updated=yes
   fi
   log "apt-get install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
 # 1. A Rust toolchain that can target wasm32 -------------------------------
