@@ -353,3 +353,49 @@ async fn the_list_sorts_by_a_column() {
         Some("descending")
     );
 }
+
+/// The "all" column of the sweep table (the last one), one cell per fifth threshold.
+fn shown_sweep_all(root: &web_sys::Element) -> Vec<String> {
+    find_all(root, ".sweep-table tbody tr")
+        .iter()
+        .map(|row| {
+            row.query_selector("td:last-child")
+                .unwrap()
+                .and_then(|cell| cell.text_content())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_sweep_follows_max_l2_distance() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    let generated = Sample::Generated.text();
+    let docs = [("generated-500.json", &*generated)];
+    let sweep_of = |settings: &Settings| -> Vec<String> {
+        let docs: Vec<(String, String)> = docs
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        let analysis = analyze(&parse_documents(&docs), settings, true).unwrap();
+        analysis
+            .sweep
+            .unwrap()
+            .iter()
+            .step_by(5)
+            .map(|p| ragtrace_web::format::number(p.fraction))
+            .collect()
+    };
+    let before = sweep_of(&Settings::default());
+    let after = sweep_of(&Settings {
+        max_l2_distance: Some(0.6),
+        ..Settings::default()
+    });
+    assert_ne!(before, after, "the sample's sweep must react");
+    assert_eq!(shown_sweep_all(&root), before);
+
+    set_input(&root, "#knob-maxL2Distance", "0.6", "input");
+    settle().await;
+    assert_eq!(shown_sweep_all(&root), after);
+}

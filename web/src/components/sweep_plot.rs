@@ -51,7 +51,9 @@ pub fn SweepPanel() -> impl IntoView {
         })
     });
     let lines = Memo::new(move |_| {
-        tops.track();
+        // Reading (not just tracking) the memo brings it up to date first: a
+        // lazy memo that is only tracked is never re-run, and the lines froze.
+        tops.with(|_| ());
         let Some(analysis) = state.analysis.get_untracked() else {
             return Shared::new(Vec::new());
         };
