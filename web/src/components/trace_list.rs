@@ -352,8 +352,9 @@ fn VirtualTable(
                         {move || {
                             let (first, last) = window();
                             // The rows' structure follows the batch, the window, the list
-                            // and the baseline; the analysis itself only updates cells.
-                            state.analysed_batch.track();
+                            // and the baseline; the analysis itself only updates cells. Read,
+                            // not only tracked, so the lazy memo is brought up to date.
+                            state.analysed_batch.with(|_| ());
                             let baseline = baseline.get();
                             let rows = rows.get();
                             state.analysis.with_untracked(|analysis| {
