@@ -230,3 +230,21 @@ async fn a_malformed_cases_file_is_located() {
         assert!(shown.contains(d.message.as_str()), "{shown}");
     }
 }
+
+#[wasm_bindgen_test]
+async fn sample_cases_with_their_traces_work_from_the_opening_page() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "#tab-golden");
+    settle().await;
+    click(&root, "#golden-sample-with-traces");
+    settle().await;
+    // The page stays on the Golden tab, now over the three example traces only.
+    assert!(root.query_selector("#golden-levels").unwrap().is_some());
+    assert!(
+        text(&root, ".tabs").contains("Batch (4 traces)"),
+        "{}",
+        text(&root, ".tabs")
+    );
+    assert_shows(&root, &expected(&Settings::default()));
+}

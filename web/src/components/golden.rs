@@ -6,7 +6,8 @@
 use crate::browser;
 use crate::components::error_panel::InputErrorItem;
 use crate::format::{count, number, optional_number};
-use crate::state::{AppState, Shared};
+use crate::samples::Sample;
+use crate::state::{AppState, Shared, View};
 use leptos::html;
 use leptos::prelude::*;
 use ragtrace_core::diagnostic::{InputError, Severity};
@@ -181,6 +182,22 @@ fn GoldenInput() -> impl IntoView {
                     }
                 >
                     "Sample cases"
+                </button>
+                <button
+                    type="button"
+                    class="quiet"
+                    id="golden-sample-with-traces"
+                    title="The sample cases and the three example traces they were written for (replaces the opening sample)"
+                    on:click=move |_| {
+                        for sample in [Sample::DenseTrace, Sample::HybridLegacyTrace, Sample::LookupResults] {
+                            state.add_sample(sample);
+                        }
+                        golden.load(SAMPLE_GOLDEN_SOURCE.to_owned(), SAMPLE_GOLDEN_CASES.to_owned());
+                        // Loading traces returns the page to the batch view; stay here.
+                        state.view.set(View::Golden);
+                    }
+                >
+                    "…with their traces"
                 </button>
                 <span class="hint" id="golden-source">
                     {move || {
