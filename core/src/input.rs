@@ -694,6 +694,7 @@ enum Item<T> {
     NotObject(&'static str),
 }
 
+#[derive(Clone, Copy)]
 struct CandidateVisitor;
 
 impl<'de> DeserializeSeed<'de> for CandidateVisitor {
@@ -798,19 +799,41 @@ enum ListField<T> {
     List(Vec<Item<T>>),
 }
 
-struct CandidateListSeed;
+/// An array field whose elements are read by `element` (candidates, or traces in a
+/// wrapper); `null` is absent and any other JSON type is reported by name.
+#[derive(Clone, Copy)]
+struct ListSeed<S> {
+    element: S,
+    expecting: &'static str,
+}
 
-impl<'de> DeserializeSeed<'de> for CandidateListSeed {
-    type Value = ListField<RawCandidate>;
+const CANDIDATE_LIST: ListSeed<CandidateVisitor> = ListSeed {
+    element: CandidateVisitor,
+    expecting: "an array of candidates",
+};
+
+const TRACE_LIST: ListSeed<ObjectSeed> = ListSeed {
+    element: ObjectSeed { nested: true },
+    expecting: "an array of traces",
+};
+
+impl<'de, T, S> DeserializeSeed<'de> for ListSeed<S>
+where
+    S: DeserializeSeed<'de, Value = Item<T>> + Copy,
+{
+    type Value = ListField<T>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for CandidateListSeed {
-    type Value = ListField<RawCandidate>;
+impl<'de, T, S> Visitor<'de> for ListSeed<S>
+where
+    S: DeserializeSeed<'de, Value = Item<T>> + Copy,
+{
+    type Value = ListField<T>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an array of candidates")
+        f.write_str(self.expecting)
     }
     other_values!(|t| if t == "null" {
         ListField::Absent
@@ -818,8 +841,9 @@ impl<'de> Visitor<'de> for CandidateListSeed {
         ListField::Wrong(t)
     });
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        // Bounded: a size hint comes from the input and must not reserve unbounded memory.
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(4096));
-        while let Some(item) = seq.next_element_seed(CandidateVisitor)? {
+        while let Some(item) = seq.next_element_seed(self.element)? {
             items.push(item);
         }
         Ok(ListField::List(items))
@@ -945,10 +969,10 @@ impl<'de> Visitor<'de> for ObjectSeed {
                     o.options = Some((value, name));
                 }
                 TraceKey::Candidates => {
-                    o.candidates = Some((map.next_value_seed(CandidateListSeed)?, name))
+                    o.candidates = Some((map.next_value_seed(CANDIDATE_LIST)?, name))
                 }
                 TraceKey::Evidence => {
-                    o.evidence = Some((map.next_value_seed(CandidateListSeed)?, name))
+                    o.evidence = Some((map.next_value_seed(CANDIDATE_LIST)?, name))
                 }
                 TraceKey::Trace => {
                     let item = match map.next_value_seed(ObjectSeed { nested: true })? {
@@ -957,7 +981,7 @@ impl<'de> Visitor<'de> for ObjectSeed {
                     };
                     o.trace = Some((item, name));
                 }
-                TraceKey::Traces => o.traces = Some((map.next_value_seed(TraceListSeed)?, name)),
+                TraceKey::Traces => o.traces = Some((map.next_value_seed(TRACE_LIST)?, name)),
                 _ => {
                     let value = map.next_value_seed(ScalarSeed)?;
                     match key {
@@ -976,38 +1000,6 @@ impl<'de> Visitor<'de> for ObjectSeed {
             }
         }
         Ok(Item::Object(o))
-    }
-}
-
-struct TraceListSeed;
-
-impl<'de> DeserializeSeed<'de> for TraceListSeed {
-    type Value = ListField<RawObject>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for TraceListSeed {
-    type Value = ListField<RawObject>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an array of traces")
-    }
-    other_values!(|t| if t == "null" {
-        ListField::Absent
-    } else {
-        ListField::Wrong(t)
-    });
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(ObjectSeed { nested: true })? {
-            items.push(item);
-        }
-        Ok(ListField::List(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(ListField::Wrong("object"))
     }
 }
 
