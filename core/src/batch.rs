@@ -185,6 +185,22 @@ pub struct Summary {
     pub by_mode: ByMode,
 }
 
+impl Summary {
+    /// The batch-wide counts in the shape of one mode's, so a caller can treat
+    /// "all", "dense" and "hybrid" alike.
+    pub fn totals(&self) -> ModeSummary {
+        ModeSummary {
+            traces: self.traces,
+            levels: self.levels.clone(),
+            recorded_levels: self.recorded_levels.clone(),
+            transitions: self.transitions.clone(),
+            low_quality: self.low_quality,
+            retry_unfiltered: self.retry_unfiltered,
+            level_differs: self.level_differs,
+        }
+    }
+}
+
 pub fn summarize(traces: &[TraceAnalysis]) -> Summary {
     let mut builder = SummaryBuilder::default();
     for t in traces {

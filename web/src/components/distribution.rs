@@ -42,20 +42,7 @@ impl Counts {
     /// All traces, dense, hybrid: the scopes the batch view splits by.
     pub fn scopes(summary: &Summary) -> Vec<Counts> {
         vec![
-            Counts {
-                scope: "all",
-                traces: summary.traces,
-                levels: summary
-                    .levels
-                    .iter()
-                    .map(|(l, n)| (l.as_str().to_owned(), *n))
-                    .collect(),
-                recorded_levels: summary.recorded_levels.clone(),
-                transitions: summary.transitions.clone(),
-                low_quality: summary.low_quality,
-                retry_unfiltered: summary.retry_unfiltered,
-                level_differs: summary.level_differs,
-            },
+            Counts::from_mode("all", &summary.totals()),
             Counts::from_mode("dense", &summary.by_mode.dense),
             Counts::from_mode("hybrid", &summary.by_mode.hybrid),
         ]
