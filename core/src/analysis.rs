@@ -5,19 +5,18 @@
 
 use crate::batch::{self, BatchWarning, Summary, SweepPoint};
 use crate::config::{Config, ConfigError, HybridQuality, Settings};
-use crate::diagnostic::{Diagnostic, InputError};
+use crate::diagnostic::{Diagnostic, InputError, Severity};
 use crate::input::{Candidate, Hot, Rank};
-use crate::input::{DocumentSummary, ParsedBatch, Trace, TraceKind};
+use crate::input::{DocumentSummary, ParsedBatch, Trace};
 use crate::label::CanonicalLabel;
-use crate::legacy::LegacySummary;
-use crate::outcome::{normalised_eq, outcome, Level, Outcome};
+use crate::outcome::{normalised_eq, outcome, Level};
 use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
 use crate::quality::{quality, Quality, QualityBasis};
 use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde::Serializer;
-use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::num::NonZeroUsize;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -39,76 +38,246 @@ pub struct Analysis {
 }
 
 /// One trace under its effective configuration.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// Holds only what the configuration decides; everything read from the input is in
+/// the shared [`Trace`], so a recompute copies no strings and, per candidate, stores
+/// one small [`Decided`] entry. [`Block`]s are views built when they are read.
+/// Serialises with every key of section 7 (see [`TraceAnalysis::serialize`]).
+#[derive(Debug, Clone)]
 pub struct TraceAnalysis {
-    /// `requestId`, else `#<position in batch>`.
-    pub name: String,
-    pub kind: TraceKind,
-    pub mode: Option<CanonicalLabel>,
-    pub request_id: Option<Arc<str>>,
-    pub query: Option<Arc<str>>,
+    /// The trace as read, shared with the parsed batch.
+    pub trace: Arc<Trace>,
     /// Effective for this trace: defaults, its own options (if used), the user's settings.
     pub config: Config,
     pub relevance_level: Level,
-    pub recorded_relevance_level: Option<Arc<str>>,
     pub top_quality: Option<f64>,
     pub low_quality: bool,
-    pub recorded_low_quality: Option<bool>,
     pub retry_unfiltered: bool,
-    pub legacy_labels: Arc<BTreeMap<String, usize>>,
-    /// Every candidate in section 3.3 order, invalid ones last.
-    pub blocks: Vec<Block>,
-    pub legacy: Option<LegacySummary>,
-    pub diagnostics: Vec<Diagnostic>,
-    // ---- beyond the contract's keys: what the page and the golden evaluation need
-    pub source: Arc<str>,
-    /// 1-based line in a JSON Lines document.
-    pub line: Option<usize>,
-    /// JSON pointer of the trace within its document.
-    pub pointer: String,
-    pub position: usize,
-    pub case_id: Option<Arc<str>>,
-    pub category_filter: Option<Arc<str>>,
-    /// The outer LookupResult's `query` when an embedded trace was analysed.
-    pub lookup_query: Option<Arc<str>>,
-    pub recorded_top_similarity: Option<f64>,
     /// The recorded level exists and differs from the recomputed one.
     pub level_differs: bool,
     pub low_quality_differs: bool,
     pub stages: Stages,
     pub evidence_comparison: Option<EvidenceComparison>,
-    pub n_approximated: bool,
     /// Hybrid rank quality put a rank-1 block first: top quality 1.0, the gate cannot fire.
     pub low_quality_gate_inert: bool,
     /// Whether the trace's own `options` took part in `config`.
     pub used_trace_options: bool,
-    /// Unknown trace fields, kept to be shown.
-    pub extra: Map<String, Value>,
+    /// Why the trace's own options were set aside, when they were.
+    options_diagnostic: Option<Diagnostic>,
+    /// One entry per candidate in section 3.3 order, invalid ones last.
+    decided: Vec<Decided>,
+}
+
+/// What the configuration decided for one candidate (24 bytes on wasm32).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Decided {
+    /// Index into the trace's `candidates`.
+    index: usize,
+    quality: f64,
+    accepted_rank: Option<NonZeroUsize>,
+    status: Status,
+}
+
+const GATE_INERT_MESSAGE: &str =
+    "hybrid with rank quality: top quality is 1.0, the low-quality gate cannot fire";
+
+/// One entry of a trace's diagnostics. The ones the configuration causes are kept as
+/// flags and written out only when read, so a recompute allocates no message.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Finding<'a> {
+    /// Made while reading, or about the trace's own options.
+    Stored(&'a Diagnostic),
+    GateInert,
+    RecordedDiffers,
+    EvidenceDiffers(&'a EvidenceComparison),
+}
+
+impl Finding<'_> {
+    pub(crate) fn code(&self) -> &str {
+        match self {
+            Finding::Stored(d) => &d.code,
+            Finding::GateInert => "low-quality-gate-inert",
+            Finding::RecordedDiffers => "recorded-differs",
+            Finding::EvidenceDiffers(_) => "evidence-differs",
+        }
+    }
+
+    pub(crate) fn severity(&self) -> Severity {
+        match self {
+            Finding::Stored(d) => d.severity,
+            _ => Severity::Warning,
+        }
+    }
+
+    pub(crate) fn diagnostic(&self, t: &TraceAnalysis) -> Diagnostic {
+        let warning =
+            |message: String| Diagnostic::new(Severity::Warning, self.code(), message, None);
+        match self {
+            Finding::Stored(d) => (*d).clone(),
+            Finding::GateInert => warning(GATE_INERT_MESSAGE.to_owned()),
+            Finding::RecordedDiffers => warning(recorded_differs_message(
+                t.trace.recorded_relevance_level.as_deref(),
+                t.relevance_level,
+                t.low_quality,
+                t.level_differs,
+                t.low_quality_differs,
+            )),
+            Finding::EvidenceDiffers(cmp) => warning(format!(
+                "recorded evidence [{}] differs from the recomputed accepted blocks [{}]",
+                cmp.recorded.join(", "),
+                cmp.recomputed.join(", ")
+            )),
+        }
+    }
 }
 
 impl TraceAnalysis {
+    /// `requestId`, else `#<position in batch>`.
+    pub fn name(&self) -> Cow<'_, str> {
+        match self.trace.request_id.as_deref() {
+            Some(id) => Cow::Borrowed(id),
+            None => Cow::Owned(format!("#{}", self.trace.position)),
+        }
+    }
+
+    /// The canonical mode (section 7): the trace's own, else the label its candidates share.
+    pub fn mode(&self) -> Option<CanonicalLabel> {
+        self.trace.canonical_mode
+    }
+
+    /// Every candidate in section 3.3 order, invalid ones last.
+    pub fn blocks(&self) -> impl DoubleEndedIterator<Item = Block<'_>> + '_ {
+        self.decided.iter().filter_map(|d| self.block_of(d))
+    }
+
+    /// How many blocks [`TraceAnalysis::blocks`] yields (one per candidate).
+    pub fn block_count(&self) -> usize {
+        self.decided.len()
+    }
+
+    /// The block at `at` in processing order.
+    pub fn block(&self, at: usize) -> Option<Block<'_>> {
+        self.decided.get(at).and_then(|d| self.block_of(d))
+    }
+
     /// The accepted blocks in `acceptedRank` order (what an agent would see).
-    pub fn accepted_blocks(&self) -> impl Iterator<Item = &Block> {
-        self.blocks.iter().filter(|b| b.status == Status::Accepted)
+    pub fn accepted_blocks(&self) -> impl Iterator<Item = Block<'_>> + '_ {
+        self.decided
+            .iter()
+            .filter(|d| d.status == Status::Accepted)
+            .filter_map(|d| self.block_of(d))
     }
 
     /// The trace's effective `returnN` (the golden evaluation's k).
     pub fn return_n(&self) -> usize {
         self.config.return_n
     }
+
+    /// Findings made while reading, then those of this configuration.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings().map(|f| f.diagnostic(self)).collect()
+    }
+
+    pub(crate) fn findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
+        let evidence_differs = self.evidence_comparison.as_ref().filter(|cmp| !cmp.same);
+        self.trace
+            .diagnostics
+            .iter()
+            .chain(&self.options_diagnostic)
+            .map(Finding::Stored)
+            .chain(self.low_quality_gate_inert.then_some(Finding::GateInert))
+            .chain(
+                (self.level_differs || self.low_quality_differs)
+                    .then_some(Finding::RecordedDiffers),
+            )
+            .chain(evidence_differs.map(Finding::EvidenceDiffers))
+    }
+
+    fn block_of(&self, d: &Decided) -> Option<Block<'_>> {
+        let candidate = self.trace.candidates.get(d.index)?;
+        let hot = Hot::of(d.index, candidate);
+        let basis = quality_of(&hot, self.trace.candidates.len(), &self.config).basis;
+        Some(Block {
+            candidate,
+            original_rank: hot.rank(),
+            quality_score: d.quality,
+            status: d.status,
+            accepted_rank: d.accepted_rank.map(NonZeroUsize::get),
+            quality_explanation: basis,
+            excerpt_max_chars: self.config.excerpt_max_chars,
+            max_chunks_per_document: self.config.max_chunks_per_document,
+            return_n: self.config.return_n,
+        })
+    }
 }
 
-/// One candidate after post-processing.
-///
-/// Holds only what the configuration changes; everything read from the input is in the
-/// shared [`Candidate`] it dereferences to, so `block.evidence_key`, `block.doc_id`,
-/// `block.breadcrumb`, `block.excerpt` (the full text) ... read like fields and a
-/// recompute copies no strings. Serialises with every key of section 7 (`excerpt`
-/// truncated) plus the extras listed in docs/decisions.md.
-#[derive(Debug, Clone)]
-pub struct Block {
-    pub candidate: Arc<Candidate>,
+/// A sequence written from an iterator made on demand.
+struct SerializeIter<F>(F);
+
+impl<F, I> Serialize for SerializeIter<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+impl Serialize for TraceAnalysis {
+    /// The keys of section 7 in the contract's order, then the extras the page and the
+    /// golden evaluation read (docs/decisions.md).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let t = &*self.trace;
+        let mut s = serializer.serialize_struct("TraceAnalysis", 32)?;
+        s.serialize_field("name", &self.name())?;
+        s.serialize_field("kind", &t.kind)?;
+        s.serialize_field("mode", &t.canonical_mode)?;
+        s.serialize_field("requestId", &t.request_id)?;
+        s.serialize_field("query", &t.query)?;
+        s.serialize_field("config", &self.config)?;
+        s.serialize_field("relevanceLevel", &self.relevance_level)?;
+        s.serialize_field("recordedRelevanceLevel", &t.recorded_relevance_level)?;
+        s.serialize_field("topQuality", &self.top_quality)?;
+        s.serialize_field("lowQuality", &self.low_quality)?;
+        s.serialize_field("recordedLowQuality", &t.recorded_low_quality)?;
+        s.serialize_field("retryUnfiltered", &self.retry_unfiltered)?;
+        s.serialize_field("legacyLabels", &t.legacy_labels)?;
+        s.serialize_field("blocks", &SerializeIter(|| self.blocks()))?;
+        s.serialize_field("legacy", &t.legacy)?;
+        s.serialize_field(
+            "diagnostics",
+            &SerializeIter(|| self.findings().map(|f| f.diagnostic(self))),
+        )?;
+        s.serialize_field("source", &t.source)?;
+        s.serialize_field("line", &t.line)?;
+        s.serialize_field("pointer", &t.pointer)?;
+        s.serialize_field("position", &t.position)?;
+        s.serialize_field("caseId", &t.case_id)?;
+        s.serialize_field("categoryFilter", &t.category_filter)?;
+        s.serialize_field("lookupQuery", &t.lookup_query)?;
+        s.serialize_field("recordedTopSimilarity", &t.recorded_top_similarity)?;
+        s.serialize_field("levelDiffers", &self.level_differs)?;
+        s.serialize_field("lowQualityDiffers", &self.low_quality_differs)?;
+        s.serialize_field("stages", &self.stages)?;
+        s.serialize_field("evidenceComparison", &self.evidence_comparison)?;
+        s.serialize_field("nApproximated", &t.n_approximated)?;
+        s.serialize_field("lowQualityGateInert", &self.low_quality_gate_inert)?;
+        s.serialize_field("usedTraceOptions", &self.used_trace_options)?;
+        s.serialize_field("extra", &t.extra)?;
+        s.end()
+    }
+}
+
+/// One candidate after post-processing: a view over the parsed [`Candidate`] (which it
+/// dereferences to, so `block.evidence_key`, `block.doc_id`, `block.excerpt` (the full
+/// text) ... read like fields) and what the configuration decided for it.
+/// Serialises with every key of section 7 (`excerpt` truncated) plus the extras listed
+/// in docs/decisions.md.
+#[derive(Debug, Clone, Copy)]
+pub struct Block<'a> {
+    pub candidate: &'a Candidate,
     /// Effective rank; `None` for an invalid one.
     pub original_rank: Option<u64>,
     pub quality_score: f64,
@@ -122,14 +291,14 @@ pub struct Block {
     pub return_n: usize,
 }
 
-impl Deref for Block {
+impl Deref for Block<'_> {
     type Target = Candidate;
     fn deref(&self) -> &Candidate {
-        &self.candidate
+        self.candidate
     }
 }
 
-impl Block {
+impl Block<'_> {
     /// The full, untruncated excerpt ("" when there is none).
     pub fn full_excerpt(&self) -> &str {
         self.candidate.excerpt.as_deref().unwrap_or("")
@@ -148,7 +317,7 @@ impl Block {
 
     /// E.g. `duplicate of rank 1`, `kb-redis already has 2 blocks`, `beyond return-n (4)`.
     pub fn status_reason(&self) -> StatusReason {
-        let c = &*self.candidate;
+        let c = self.candidate;
         match self.status {
             Status::Accepted => StatusReason::Accepted {
                 accepted_rank: self.accepted_rank.unwrap_or(0),
@@ -178,9 +347,9 @@ impl Block {
     }
 }
 
-impl Serialize for Block {
+impl Serialize for Block<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let c = &*self.candidate;
+        let c = self.candidate;
         let mut s = serializer.serialize_struct("Block", 32)?;
         s.serialize_field("evidenceKey", &c.evidence_key)?;
         s.serialize_field("docId", &c.doc_id)?;
@@ -260,14 +429,7 @@ pub fn analyze(
     let mut warnings = batch::WarningsBuilder::default();
     let mut tops = Vec::new();
     let mut traces = Vec::with_capacity(batch.traces.len());
-    if let Some(first) = batch.traces.first() {
-        prefetch(first);
-    }
-    for (at, trace) in batch.traces.iter().enumerate() {
-        // One trace ahead: its lines arrive while this one is computed.
-        if let Some(next) = batch.traces.get(at + 1) {
-            prefetch(next);
-        }
+    for trace in &batch.traces {
         let t = analyze_trace_with(trace, settings, &global, &mut scratch);
         // Counted now, while the trace is in cache, rather than in later passes over all.
         summary.add(&t);
@@ -315,8 +477,7 @@ fn trace_config(
 }
 
 /// One trace under the user's settings (`global` = defaults plus those settings).
-pub fn analyze_trace(trace: &Trace, settings: &Settings, global: &Config) -> TraceAnalysis {
-    prefetch(trace);
+pub fn analyze_trace(trace: &Arc<Trace>, settings: &Settings, global: &Config) -> TraceAnalysis {
     analyze_trace_with(trace, settings, global, &mut Scratch::default())
 }
 
@@ -329,13 +490,24 @@ struct Scratch {
     hot: Vec<Hot>,
 }
 
+/// A candidate's quality from its hot entry; `n` is the trace's candidate count.
+fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
+    match h.rank() {
+        Some(rank) => quality(h.label, h.score(), rank, n, config, h.dense_distance()),
+        None => Quality {
+            score: 0.0,
+            basis: QualityBasis::InvalidRank,
+        },
+    }
+}
+
 fn analyze_trace_with(
-    trace: &Trace,
+    trace: &Arc<Trace>,
     settings: &Settings,
     global: &Config,
     scratch: &mut Scratch,
 ) -> TraceAnalysis {
-    let (config, used_trace_options, config_diag) = trace_config(trace, settings, global);
+    let (config, used_trace_options, options_diagnostic) = trace_config(trace, settings, global);
 
     let n = trace.candidates.len();
     let mut stages = Stages {
@@ -344,20 +516,10 @@ fn analyze_trace_with(
     };
     let mut top_quality: Option<f64> = None;
     let mut gate_inert = false;
-    let mut blocks = Vec::with_capacity(trace.order.len());
+    let mut decided = Vec::with_capacity(trace.order.len());
     let Scratch { per_doc, hot } = scratch;
     decide_hot(trace, &config, per_doc, hot, |h, decision| {
-        // A hot entry always indexes a candidate (both come from the same parse).
-        let Some(c) = trace.candidates.get(h.index) else {
-            return;
-        };
-        let q = match h.rank() {
-            Some(rank) => quality(h.label, h.score(), rank, n, &config, h.dense_distance()),
-            None => Quality {
-                score: 0.0,
-                basis: QualityBasis::InvalidRank,
-            },
-        };
+        let q = quality_of(h, n, &config);
         match decision.status {
             Status::Accepted => {
                 stages.accepted += 1;
@@ -373,16 +535,11 @@ fn analyze_trace_with(
             Status::ReturnN => stages.return_n_cut += 1,
             Status::Invalid => stages.invalid += 1,
         }
-        blocks.push(Block {
-            candidate: c.clone(),
-            original_rank: h.rank(),
-            quality_score: q.score,
+        decided.push(Decided {
+            index: h.index,
+            quality: q.score,
+            accepted_rank: decision.accepted_rank.and_then(NonZeroUsize::new),
             status: decision.status,
-            accepted_rank: decision.accepted_rank,
-            quality_explanation: q.basis,
-            excerpt_max_chars: config.excerpt_max_chars,
-            max_chunks_per_document: config.max_chunks_per_document,
-            return_n: config.return_n,
         });
     });
 
@@ -395,10 +552,11 @@ fn analyze_trace_with(
         .recorded_low_quality
         .is_some_and(|recorded| recorded != result.low_quality);
     let evidence_comparison = trace.recorded_evidence.as_ref().map(|recorded| {
-        let recomputed: Vec<Arc<str>> = blocks
+        let recomputed: Vec<Arc<str>> = decided
             .iter()
-            .filter(|b| b.status == Status::Accepted)
-            .map(|b| b.evidence_key.clone())
+            .filter(|d| d.status == Status::Accepted)
+            .filter_map(|d| trace.candidates.get(d.index))
+            .map(|c| c.evidence_key.clone())
             .collect();
         let missing = recorded
             .iter()
@@ -418,153 +576,50 @@ fn analyze_trace_with(
             unexpected,
         }
     });
-    let evidence_differs = evidence_comparison.as_ref().is_some_and(|cmp| !cmp.same);
-
-    // Sized once: growing the list would free and reallocate for most traces.
-    let mut diagnostics = Vec::with_capacity(
-        trace.diagnostics.len()
-            + usize::from(config_diag.is_some())
-            + usize::from(gate_inert)
-            + usize::from(level_differs || low_quality_differs)
-            + usize::from(evidence_differs),
-    );
-    diagnostics.extend_from_slice(&trace.diagnostics);
-    diagnostics.extend(config_diag);
-    if gate_inert {
-        diagnostics.push(Diagnostic::new(
-            crate::diagnostic::Severity::Warning,
-            "low-quality-gate-inert",
-            "hybrid with rank quality: top quality is 1.0, the low-quality gate cannot fire",
-            None,
-        ));
-    }
-    if level_differs || low_quality_differs {
-        diagnostics.push(Diagnostic::new(
-            crate::diagnostic::Severity::Warning,
-            "recorded-differs",
-            recorded_differs_message(
-                trace.recorded_relevance_level.as_deref(),
-                &result,
-                level_differs,
-                low_quality_differs,
-            ),
-            None,
-        ));
-    }
-    if let Some(cmp) = evidence_comparison.as_ref().filter(|_| evidence_differs) {
-        diagnostics.push(Diagnostic::new(
-            crate::diagnostic::Severity::Warning,
-            "evidence-differs",
-            format!(
-                "recorded evidence [{}] differs from the recomputed accepted blocks [{}]",
-                cmp.recorded.join(", "),
-                cmp.recomputed.join(", ")
-            ),
-            None,
-        ));
-    }
 
     TraceAnalysis {
-        name: trace
-            .request_id
-            .as_deref()
-            .map_or_else(|| format!("#{}", trace.position), str::to_owned),
-        kind: trace.kind,
-        mode: trace.canonical_mode,
-        request_id: trace.request_id.clone(),
-        query: trace.query.clone(),
+        trace: Arc::clone(trace),
         config,
         relevance_level: result.level,
-        recorded_relevance_level: trace.recorded_relevance_level.clone(),
         top_quality: result.top_quality,
         low_quality: result.low_quality,
-        recorded_low_quality: trace.recorded_low_quality,
         retry_unfiltered: result.retry_unfiltered,
-        legacy_labels: trace.legacy_labels.clone(),
-        blocks,
-        legacy: trace.legacy,
-        diagnostics,
-        source: trace.source.clone(),
-        line: trace.line,
-        pointer: trace.pointer.clone(),
-        position: trace.position,
-        case_id: trace.case_id.clone(),
-        category_filter: trace.category_filter.clone(),
-        lookup_query: trace.lookup_query.clone(),
-        recorded_top_similarity: trace.recorded_top_similarity,
         level_differs,
         low_quality_differs,
         stages,
         evidence_comparison,
-        n_approximated: trace.n_approximated,
         low_quality_gate_inert: gate_inert,
         used_trace_options,
-        extra: trace.extra.clone(),
+        options_diagnostic,
+        decided,
     }
 }
-
-/// Asks the CPU to fetch the cache lines a recompute of `trace` will touch outside the
-/// trace itself: its hot entries, and, for writing, the line holding each candidate's
-/// reference count, which cloning it into a block increments.
-///
-/// That increment is a locked instruction on a line nowhere near the previous one (the
-/// candidates are spread over the whole parsed batch); a locked instruction waits for its
-/// line and lets no later memory access start meanwhile, so without this the misses are
-/// paid one after another and dominated the recompute. Prefetches are not held back by
-/// locked instructions, so these misses overlap. Only a hint: the address of the counts
-/// (16 bytes before the data, where `Arc` keeps them today) may be wrong on some other
-/// std without being unsafe, and a prefetch never faults.
-#[cfg(target_arch = "x86_64")]
-fn prefetch(trace: &Trace) {
-    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0, _MM_HINT_T0};
-    for c in &trace.candidates {
-        let counts = Arc::as_ptr(c).cast::<i8>().wrapping_sub(16);
-        // SAFETY: a prefetch only hints the cache: it reads and writes nothing
-        // architecturally and never faults, whatever the address; `sse`, which it needs,
-        // is part of every x86_64 target.
-        unsafe { _mm_prefetch::<_MM_HINT_ET0>(counts) };
-    }
-    // One hint per 64-byte line of the hot entries.
-    let hot = trace.hot.as_ptr().cast::<i8>();
-    let bytes = std::mem::size_of_val(trace.hot.as_slice());
-    for offset in (0..bytes).step_by(64) {
-        // SAFETY: as above.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(hot.wrapping_add(offset)) };
-    }
-}
-
-/// No portable prefetch elsewhere (wasm has none): the loads simply wait.
-#[cfg(not(target_arch = "x86_64"))]
-fn prefetch(_: &Trace) {}
 
 /// `relevanceLevel recorded X but recomputed Y; lowQuality recorded A but recomputed B`
-/// (either part alone when only one differs), written into one right-sized string.
+/// (either part alone when only one differs).
 fn recorded_differs_message(
     recorded_level: Option<&str>,
-    result: &Outcome,
+    level: Level,
+    low_quality: bool,
     level_differs: bool,
     low_quality_differs: bool,
 ) -> String {
-    use std::fmt::Write;
-    let recorded_level = recorded_level.unwrap_or("");
-    // The longest fixed text of both parts plus the recorded level: no regrowth.
-    let mut message = String::with_capacity(110 + recorded_level.len());
-    if level_differs {
-        let _ = write!(
-            message,
-            "relevanceLevel recorded {recorded_level} but recomputed {}",
-            result.level.as_str()
-        );
-    }
-    if low_quality_differs {
-        if level_differs {
-            message.push_str("; ");
-        }
-        let _ = write!(
-            message,
-            "lowQuality recorded {} but recomputed {}",
-            !result.low_quality, result.low_quality
-        );
-    }
-    message
+    let level_part = level_differs.then(|| {
+        format!(
+            "relevanceLevel recorded {} but recomputed {}",
+            recorded_level.unwrap_or(""),
+            level.as_str()
+        )
+    });
+    let low_quality_part = low_quality_differs.then(|| {
+        format!(
+            "lowQuality recorded {} but recomputed {low_quality}",
+            !low_quality
+        )
+    });
+    level_part
+        .into_iter()
+        .chain(low_quality_part)
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -134,11 +134,12 @@ pub(crate) struct SummaryBuilder {
 impl SummaryBuilder {
     pub(crate) fn add(&mut self, t: &TraceAnalysis) {
         let recorded = t
+            .trace
             .recorded_relevance_level
             .as_deref()
             .map(|r| self.keys.key(r));
         self.all.add(t, recorded);
-        match t.mode {
+        match t.mode() {
             Some(CanonicalLabel::Dense) => self.dense.add(t, recorded),
             Some(CanonicalLabel::Hybrid) => self.hybrid.add(t, recorded),
             None => {}
@@ -284,11 +285,12 @@ pub(crate) struct WarningsBuilder {
 impl WarningsBuilder {
     pub(crate) fn add(&mut self, t: &TraceAnalysis) {
         self.counted.clear();
-        for d in &t.diagnostics {
-            if d.severity < Severity::Warning {
+        for finding in t.findings() {
+            let severity = finding.severity();
+            if severity < Severity::Warning {
                 continue;
             }
-            match self.out.iter().position(|w| w.code == d.code) {
+            match self.out.iter().position(|w| w.code == finding.code()) {
                 Some(at) => {
                     if self.counted.contains(&at) {
                         continue;
@@ -296,20 +298,22 @@ impl WarningsBuilder {
                     self.counted.push(at);
                     if let Some(w) = self.out.get_mut(at) {
                         w.traces += 1;
-                        w.severity = w.severity.max(d.severity);
+                        w.severity = w.severity.max(severity);
                         if w.examples.len() < EXAMPLES {
-                            w.examples.push(t.name.clone());
+                            w.examples.push(t.name().into_owned());
                         }
                     }
                 }
                 None => {
+                    // The message is written only for the first trace with this code.
+                    let d = finding.diagnostic(t);
                     self.counted.push(self.out.len());
                     self.out.push(BatchWarning {
-                        code: d.code.clone(),
-                        severity: d.severity,
+                        code: d.code,
+                        severity,
                         traces: 1,
-                        message: d.message.clone(),
-                        examples: vec![t.name.clone()],
+                        message: d.message,
+                        examples: vec![t.name().into_owned()],
                     });
                 }
             }
@@ -348,7 +352,7 @@ mod tests {
         let mut levels = BTreeMap::new();
         for t in &analysis.traces {
             *levels.entry(t.relevance_level).or_insert(0) += 1;
-            if let Some(r) = t.recorded_relevance_level.as_deref() {
+            if let Some(r) = t.trace.recorded_relevance_level.as_deref() {
                 let r = normalise_level(r);
                 *transitions
                     .entry(format!("{r}->{}", t.relevance_level.as_str()))

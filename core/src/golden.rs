@@ -937,9 +937,9 @@ impl RunTrace {
     /// The evaluator's view of one analysed trace under the current configuration.
     pub fn from_analysis(trace: &crate::TraceAnalysis) -> RunTrace {
         RunTrace {
-            name: trace.name.clone(),
-            case_id: trace.case_id.as_deref().map(str::to_owned),
-            query: trace.query.as_deref().map(str::to_owned),
+            name: trace.name().into_owned(),
+            case_id: trace.trace.case_id.as_deref().map(str::to_owned),
+            query: trace.trace.query.as_deref().map(str::to_owned),
             k: trace.return_n(),
             blocks: trace
                 .accepted_blocks()

@@ -120,8 +120,8 @@ pub struct Trace {
     pub recorded_relevance_level: Option<Arc<str>>,
     pub recorded_top_similarity: Option<f64>,
     pub recorded_low_quality: Option<bool>,
-    /// Shared with every analysis's blocks, so a recompute copies no candidate data.
-    pub candidates: Vec<Arc<Candidate>>,
+    /// Every analysis's blocks borrow these, so a recompute copies no candidate data.
+    pub candidates: Vec<Candidate>,
     /// Effective evidenceKeys of a LookupResult's `evidence` when an embedded trace was analysed.
     pub recorded_evidence: Option<Vec<Arc<str>>>,
     /// `n` is the length of a LookupResult's capped evidence list, not the service's batch size.
@@ -166,6 +166,19 @@ pub(crate) struct Hot {
 }
 
 impl Hot {
+    /// The entry of candidate `index` of its trace.
+    pub(crate) fn of(index: usize, c: &Candidate) -> Hot {
+        Hot {
+            index,
+            doc_slot: c.doc_slot,
+            rank: c.rank.value().unwrap_or(0),
+            score: c.score.unwrap_or(f64::NAN),
+            dense_distance: c.dense_distance.unwrap_or(f64::NAN),
+            label: c.canonical_label,
+            duplicate: c.duplicate_of_rank.is_some(),
+        }
+    }
+
     /// The effective rank; `None` for an invalid one.
     pub(crate) fn rank(&self) -> Option<u64> {
         (self.rank != 0).then_some(self.rank)
@@ -184,21 +197,10 @@ impl Hot {
 
 /// The hot entries of `candidates` in `order`; indices out of range are skipped, as the
 /// walk over `order` skips them.
-pub(crate) fn hot_of(candidates: &[Arc<Candidate>], order: &[usize]) -> Vec<Hot> {
+pub(crate) fn hot_of(candidates: &[Candidate], order: &[usize]) -> Vec<Hot> {
     order
         .iter()
-        .filter_map(|&index| {
-            let c = candidates.get(index)?;
-            Some(Hot {
-                index,
-                doc_slot: c.doc_slot,
-                rank: c.rank.value().unwrap_or(0),
-                score: c.score.unwrap_or(f64::NAN),
-                dense_distance: c.dense_distance.unwrap_or(f64::NAN),
-                label: c.canonical_label,
-                duplicate: c.duplicate_of_rank.is_some(),
-            })
-        })
+        .filter_map(|&index| Some(Hot::of(index, candidates.get(index)?)))
         .collect()
 }
 
@@ -215,7 +217,8 @@ pub struct DocumentSummary {
 /// Traces from one or more documents: what the analysis runs on.
 #[derive(Debug, Clone, Default)]
 pub struct ParsedBatch {
-    pub traces: Vec<Trace>,
+    /// Shared with every analysis of the batch, which reads them instead of copying.
+    pub traces: Vec<Arc<Trace>>,
     pub documents: Vec<DocumentSummary>,
     /// Documents or traces that could not be read at all.
     pub errors: Vec<InputError>,
@@ -229,7 +232,8 @@ impl ParsedBatch {
         let offset = self.slots;
         self.traces
             .extend(other.traces.into_iter().map(|mut trace| {
-                trace.position += offset;
+                // Freshly parsed traces are not shared yet, so this copies nothing.
+                Arc::make_mut(&mut trace).position += offset;
                 trace
             }));
         self.documents.extend(other.documents);
@@ -1048,7 +1052,7 @@ impl<'de> Visitor<'de> for TopSeed {
 
 struct Builder {
     source: Arc<str>,
-    traces: Vec<Trace>,
+    traces: Vec<Arc<Trace>>,
     errors: Vec<InputError>,
     slots: usize,
 }
@@ -1193,7 +1197,7 @@ impl Builder {
         self.slots += 1;
         let position = self.slots;
         match build_trace(o, place, position, &self.source) {
-            Ok(trace) => self.traces.push(trace),
+            Ok(trace) => self.traces.push(Arc::new(trace)),
             Err(message) => self.fail(
                 place.line.map(|l| l.0),
                 None,
@@ -1719,6 +1723,6 @@ fn derive(trace: &mut Trace, mut candidates: Vec<Candidate>) {
 
     valid.extend(invalid);
     trace.order = valid;
-    trace.candidates = candidates.into_iter().map(Arc::new).collect();
+    trace.candidates = candidates;
     trace.hot = hot_of(&trace.candidates, &trace.order);
 }

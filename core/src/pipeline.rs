@@ -58,7 +58,7 @@ pub fn decide_each(
     trace: &Trace,
     config: &Config,
     per_doc: &mut Vec<usize>,
-    mut each: impl FnMut(&Arc<Candidate>, Decision),
+    mut each: impl FnMut(&Candidate, Decision),
 ) {
     let mut rebuilt = Vec::new();
     decide_hot(trace, config, per_doc, &mut rebuilt, |hot, decision| {
@@ -278,7 +278,7 @@ mod tests {
                 (3, Status::Invalid)
             ]
         );
-        let mut edited = trace.clone();
+        let mut edited = Trace::clone(trace);
         edited.order = vec![0, 3];
         let statuses: Vec<_> = decide(&edited, &config)
             .iter()

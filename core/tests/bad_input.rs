@@ -75,8 +75,8 @@ fn wrong_types_are_located_and_treated_as_absent() {
         serde_json::json!({"kept": true})
     );
     let a = analyze(&batch, &Settings::default(), false).unwrap();
-    assert_eq!(a.traces[1].name, "#2");
-    assert_eq!(a.traces[1].blocks[0].quality_score, 0.0); // dense with no score
+    assert_eq!(a.traces[1].name(), "#2");
+    assert_eq!(a.traces[1].block(0).unwrap().quality_score, 0.0); // dense with no score
 }
 
 #[test]
@@ -159,9 +159,8 @@ fn invalid_ranks_are_invalid_candidates_listed_last() {
     let a = analyze(&batch, &Settings::default(), false).unwrap();
     let t = &a.traces[0];
     let order: Vec<(&str, Status)> = t
-        .blocks
-        .iter()
-        .map(|b| (&*b.evidence_key, b.status))
+        .blocks()
+        .map(|b| (&*b.candidate.evidence_key, b.status))
         .collect();
     assert_eq!(
         order,
@@ -177,13 +176,14 @@ fn invalid_ranks_are_invalid_candidates_listed_last() {
             ("bool", Status::Invalid),
         ]
     );
-    assert!(t.blocks[3..]
-        .iter()
+    assert!(t
+        .blocks()
+        .skip(3)
         .all(|b| b.quality_score == 0.0 && b.original_rank.is_none() && b.accepted_rank.is_none()));
     // n = 9 candidates, invalid ones included: rank 2 -> 8/9.
-    assert_eq!(t.blocks[0].quality_score, 8.0 / 9.0);
+    assert_eq!(t.block(0).unwrap().quality_score, 8.0 / 9.0);
     assert_eq!(
-        t.blocks[5].status_reason().to_string(),
+        t.block(5).unwrap().status_reason().to_string(),
         "invalid rank: 2.5 is not an integer >= 1"
     );
 }
@@ -200,10 +200,10 @@ fn unknown_label_is_an_error_with_quality_zero_that_still_takes_part() {
         ["/candidates/0", "/candidates/1"]
     );
     let t = &analyze(&batch, &Settings::default(), false).unwrap().traces[0];
-    assert_eq!(t.blocks[0].canonical_label, None);
-    assert_eq!(t.blocks[0].status, Status::Accepted);
-    assert_eq!(t.blocks[0].quality_score, 0.0);
-    assert_eq!(t.mode, None);
+    assert_eq!(t.block(0).unwrap().canonical_label, None);
+    assert_eq!(t.block(0).unwrap().status, Status::Accepted);
+    assert_eq!(t.block(0).unwrap().quality_score, 0.0);
+    assert_eq!(t.mode(), None);
     assert_eq!(t.relevance_level, ragtrace_core::Level::LowRelevance);
 }
 
@@ -220,15 +220,15 @@ fn invalid_trace_options_fall_back_to_defaults_plus_user() {
     assert_eq!(a.traces[0].config.max_l2_distance, 1.0);
     assert!(!a.traces[0].used_trace_options);
     assert!(a.traces[0]
-        .diagnostics
-        .iter()
+        .diagnostics()
+        .into_iter()
         .any(|d| d.code == "invalid-options" && d.path.as_deref() == Some("/0/options/returnN")));
     // "3" is the wrong type (dropped); preciseThreshold 0.6 < highly 0.75 fails the merge.
     assert_eq!(a.traces[1].config.return_n, 5);
     assert_eq!(a.traces[1].config.precise_threshold, 0.9);
     assert!(a.traces[1]
-        .diagnostics
-        .iter()
+        .diagnostics()
+        .into_iter()
         .any(|d| d.code == "invalid-options" && d.path.as_deref() == Some("/1/options")));
     assert_eq!(a.traces[2].config.max_l2_distance, 2.0);
     assert_eq!(a.traces[2].top_quality, Some(0.75));

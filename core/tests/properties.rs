@@ -110,11 +110,11 @@ proptest! {
         prop_assert!(per_doc.values().all(|&n| n <= t.config.max_chunks_per_document));
         let ranks: Vec<usize> = accepted.iter().map(|b| b.accepted_rank.unwrap()).collect();
         prop_assert_eq!(ranks, (1..=accepted.len()).collect::<Vec<_>>());
-        for b in &t.blocks {
+        for b in t.blocks() {
             prop_assert!((0.0..=1.0).contains(&b.quality_score));
         }
         // Blocks are in originalRank order.
-        let order: Vec<u64> = t.blocks.iter().filter_map(|b| b.original_rank).collect();
+        let order: Vec<u64> = t.blocks().filter_map(|b| b.original_rank).collect();
         prop_assert!(order.windows(2).all(|w| w[0] <= w[1]));
     }
 
@@ -138,8 +138,7 @@ proptest! {
             let batch = input::parse_value("p", &json!({"candidates": cands}));
             let t = analyze(&batch, &settings, false).unwrap().traces.remove(0);
             let blocks: Vec<(String, Option<u64>, Status, Option<usize>, u64)> = t
-                .blocks
-                .iter()
+                .blocks()
                 .map(|b| (b.evidence_key.to_string(), b.original_rank, b.status, b.accepted_rank, b.quality_score.to_bits()))
                 .collect();
             (blocks, t.top_quality.map(f64::to_bits), t.relevance_level)

@@ -16,8 +16,7 @@ fn run(trace: Value, settings: &Settings) -> TraceAnalysis {
 }
 
 fn statuses(t: &TraceAnalysis) -> Vec<(String, Status)> {
-    t.blocks
-        .iter()
+    t.blocks()
         .map(|b| (b.evidence_key.to_string(), b.status))
         .collect()
 }
@@ -32,12 +31,12 @@ fn dense_mode_labels_hits_as_dense() {
         ]}),
         &Settings::default(),
     );
-    assert_eq!(t.mode, Some(CanonicalLabel::Dense));
-    for b in &t.blocks {
+    assert_eq!(t.mode(), Some(CanonicalLabel::Dense));
+    for b in t.blocks() {
         assert_eq!(b.canonical_label, Some(CanonicalLabel::Dense));
     }
-    assert_eq!(t.blocks[0].quality_score, 0.75);
-    assert_eq!(t.blocks[1].quality_score, 0.5);
+    assert_eq!(t.block(0).unwrap().quality_score, 0.75);
+    assert_eq!(t.block(1).unwrap().quality_score, 0.5);
 }
 
 #[test]
@@ -51,14 +50,13 @@ fn hybrid_mode_labels_hits_as_hybrid() {
         ]}),
         &Settings::default(),
     );
-    assert_eq!(t.mode, Some(CanonicalLabel::Hybrid));
-    let keys: Vec<&str> = t.blocks.iter().map(|b| &*b.evidence_key).collect();
+    assert_eq!(t.mode(), Some(CanonicalLabel::Hybrid));
+    let keys: Vec<&str> = t.blocks().map(|b| &*b.candidate.evidence_key).collect();
     assert_eq!(keys, ["a", "b", "c"]);
-    let ranks: Vec<Option<usize>> = t.blocks.iter().map(|b| b.accepted_rank).collect();
+    let ranks: Vec<Option<usize>> = t.blocks().map(|b| b.accepted_rank).collect();
     assert_eq!(ranks, [Some(1), Some(2), Some(3)]);
     assert!(t
-        .blocks
-        .iter()
+        .blocks()
         .all(|b| b.canonical_label == Some(CanonicalLabel::Hybrid)));
 }
 
@@ -73,7 +71,7 @@ fn legacy_aliases_canonicalize() {
         ]}),
         &Settings::default(),
     );
-    let labels: Vec<_> = t.blocks.iter().map(|b| b.canonical_label).collect();
+    let labels: Vec<_> = t.blocks().map(|b| b.canonical_label).collect();
     assert_eq!(
         labels,
         [
@@ -84,16 +82,16 @@ fn legacy_aliases_canonicalize() {
         ]
     );
     // Quality is computed on the canonical label: dense 1 - 0.2 = 0.8; hybrid ranks 2,3 of 4.
-    assert!((t.blocks[0].quality_score - 0.8).abs() < 1e-12);
-    assert_eq!(t.blocks[1].quality_score, 0.75);
-    assert_eq!(t.blocks[2].quality_score, 0.5);
-    assert_eq!(t.legacy_labels.get("l2_distance"), Some(&1));
-    assert_eq!(t.legacy_labels.get("rrf_fused"), Some(&1));
-    assert_eq!(t.legacy_labels.get("bm25_only_no_dense"), Some(&1));
-    assert_eq!(t.legacy_labels.get("bm25_only"), Some(&1));
-    assert!(t.blocks.iter().all(|b| b.legacy_alias));
+    assert!((t.block(0).unwrap().quality_score - 0.8).abs() < 1e-12);
+    assert_eq!(t.block(1).unwrap().quality_score, 0.75);
+    assert_eq!(t.block(2).unwrap().quality_score, 0.5);
+    assert_eq!(t.trace.legacy_labels.get("l2_distance"), Some(&1));
+    assert_eq!(t.trace.legacy_labels.get("rrf_fused"), Some(&1));
+    assert_eq!(t.trace.legacy_labels.get("bm25_only_no_dense"), Some(&1));
+    assert_eq!(t.trace.legacy_labels.get("bm25_only"), Some(&1));
+    assert!(t.blocks().all(|b| b.legacy_alias));
     // Mixed dense and hybrid labels with no trace mode: the trace mode is unknown.
-    assert_eq!(t.mode, None);
+    assert_eq!(t.mode(), None);
 }
 
 #[test]
@@ -107,9 +105,9 @@ fn no_l2_enrichment_overwrite() {
         ]}),
         &Settings::default(),
     );
-    assert_eq!(t.blocks[0].quality_score, 1.0);
-    assert_eq!(t.blocks[1].quality_score, 0.5);
-    assert_eq!(t.blocks[0].score, Some(1.9));
+    assert_eq!(t.block(0).unwrap().quality_score, 1.0);
+    assert_eq!(t.block(1).unwrap().quality_score, 0.5);
+    assert_eq!(t.block(0).unwrap().score, Some(1.9));
 }
 
 #[test]
@@ -159,13 +157,16 @@ fn keyword_overlap_does_not_promote_lower_rank() {
         ]}),
         &Settings::default(),
     );
-    let accepted: Vec<&str> = t.accepted_blocks().map(|b| &*b.evidence_key).collect();
+    let accepted: Vec<&str> = t
+        .accepted_blocks()
+        .map(|b| &*b.candidate.evidence_key)
+        .collect();
     assert_eq!(accepted, ["A", "B"]);
     // The legacy comparison shows the boost would have swapped them.
-    let legacy = t.legacy.unwrap();
+    let legacy = t.trace.legacy.unwrap();
     assert_eq!(legacy.kendall_tau, -1.0);
     assert_eq!(legacy.promoted, 1);
-    assert_eq!(t.blocks[1].displacement, Some(1));
+    assert_eq!(t.block(1).unwrap().displacement, Some(1));
 }
 
 #[test]
@@ -274,9 +275,9 @@ fn mode_dense_still_callable() {
         ]),
     );
     let analysis = analyze(&batch, &Settings::default(), false).unwrap();
-    assert_eq!(analysis.traces[0].mode, Some(CanonicalLabel::Dense));
+    assert_eq!(analysis.traces[0].mode(), Some(CanonicalLabel::Dense));
     assert_eq!(
-        analysis.traces[0].blocks[0].canonical_label,
+        analysis.traces[0].block(0).unwrap().canonical_label,
         Some(CanonicalLabel::Dense)
     );
     assert!((analysis.traces[0].top_quality.unwrap() - 0.8).abs() < 1e-12);
@@ -304,13 +305,15 @@ fn dense_distance_does_not_replace_hybrid_label() {
             ]}),
             &settings,
         );
-        let keys: Vec<&str> = t.accepted_blocks().map(|b| &*b.evidence_key).collect();
+        let keys: Vec<&str> = t
+            .accepted_blocks()
+            .map(|b| &*b.candidate.evidence_key)
+            .collect();
         assert_eq!(keys, ["a", "b"], "{mode:?}");
         assert!(t
-            .blocks
-            .iter()
+            .blocks()
             .all(|b| b.canonical_label == Some(CanonicalLabel::Hybrid)));
-        let q: Vec<f64> = t.blocks.iter().map(|b| b.quality_score).collect();
+        let q: Vec<f64> = t.blocks().map(|b| b.quality_score).collect();
         let expected = match mode {
             HybridQuality::Rank => [1.0, 0.5],
             HybridQuality::DenseWhenPresent => [1.0 - 0.9, 1.0 - 0.1],

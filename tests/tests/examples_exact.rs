@@ -21,9 +21,9 @@ fn close(a: f64, b: f64) -> bool {
 fn dense_trace_statuses_qualities_and_level() {
     let a = analyse(&["dense-trace.json"], &Settings::default());
     let t = &a.traces[0];
-    assert_eq!(t.name, "req-dense-001");
-    assert_eq!(t.kind, TraceKind::RerankTrace);
-    assert_eq!(t.mode, Some(CanonicalLabel::Dense));
+    assert_eq!(t.name(), "req-dense-001");
+    assert_eq!(t.trace.kind, TraceKind::RerankTrace);
+    assert_eq!(t.mode(), Some(CanonicalLabel::Dense));
     // The trace's options win over defaults: M 1.2, returnN 4, cap 2.
     assert_eq!(t.config.max_l2_distance, 1.2);
     assert_eq!(t.config.return_n, 4);
@@ -33,11 +33,10 @@ fn dense_trace_statuses_qualities_and_level() {
     assert_eq!(a.config.max_l2_distance, 1.0);
 
     let got: Vec<(&str, u64, Status, Option<usize>, Option<u64>)> = t
-        .blocks
-        .iter()
+        .blocks()
         .map(|b| {
             (
-                &*b.evidence_key,
+                &*b.candidate.evidence_key,
                 b.original_rank.unwrap(),
                 b.status,
                 b.accepted_rank,
@@ -57,7 +56,7 @@ fn dense_trace_statuses_qualities_and_level() {
             ("kb-k8s#7", 7, Status::ReturnN, None, None),
         ]
     );
-    let q: Vec<f64> = t.blocks.iter().map(|b| b.quality_score).collect();
+    let q: Vec<f64> = t.blocks().map(|b| b.quality_score).collect();
     let expected = [
         1.0 - 0.41 / 1.2,
         1.0 - 0.58 / 1.2,
@@ -74,42 +73,45 @@ fn dense_trace_statuses_qualities_and_level() {
     assert!(close(t.top_quality.unwrap(), 1.0 - 0.41 / 1.2));
     assert_eq!(t.relevance_level, Level::Relevant);
     assert_eq!(
-        t.recorded_relevance_level.as_deref(),
+        t.trace.recorded_relevance_level.as_deref(),
         Some("HIGHLY_RELEVANT")
     );
     assert!(t.level_differs);
     assert!(!t.low_quality);
-    assert_eq!(t.recorded_low_quality, Some(false));
+    assert_eq!(t.trace.recorded_low_quality, Some(false));
     assert!(!t.low_quality_differs);
     assert!(!t.retry_unfiltered);
-    assert_eq!(t.recorded_top_similarity, Some(0.6583));
-    assert_eq!(t.legacy_labels.len(), 1);
-    assert_eq!(t.legacy_labels.get("l2_distance"), Some(&1));
-    assert!(t.legacy.is_none());
-    assert!(t.blocks.iter().all(|b| b.legacy_position.is_none()));
+    assert_eq!(t.trace.recorded_top_similarity, Some(0.6583));
+    assert_eq!(t.trace.legacy_labels.len(), 1);
+    assert_eq!(t.trace.legacy_labels.get("l2_distance"), Some(&1));
+    assert!(t.trace.legacy.is_none());
+    assert!(t.blocks().all(|b| b.legacy_position.is_none()));
     assert_eq!(t.stages.duplicates, 1);
     assert_eq!(t.stages.doc_capped, 1);
     assert_eq!(t.stages.return_n_cut, 1);
     assert_eq!(t.stages.accepted, 4);
     assert_eq!(
-        t.blocks[0].quality_explanation.to_string(),
+        t.block(0).unwrap().quality_explanation.to_string(),
         "1 - min(0.41, 1.2) / 1.2 = 0.658"
     );
     assert_eq!(
-        t.blocks[2].status_reason().to_string(),
+        t.block(2).unwrap().status_reason().to_string(),
         "duplicate of rank 1"
     );
     assert_eq!(
-        t.blocks[3].status_reason().to_string(),
+        t.block(3).unwrap().status_reason().to_string(),
         "kb-redis already has 2 blocks"
     );
     assert_eq!(
-        t.blocks[6].status_reason().to_string(),
+        t.block(6).unwrap().status_reason().to_string(),
         "beyond return-n (4)"
     );
-    assert_eq!(t.blocks[6].quality_explanation.to_string(), "no score -> 0");
+    assert_eq!(
+        t.block(6).unwrap().quality_explanation.to_string(),
+        "no score -> 0"
+    );
     // The golden evaluation sees the accepted blocks with their full text.
-    let accepted: Vec<&str> = t.accepted_blocks().map(|b| &*b.doc_id).collect();
+    let accepted: Vec<&str> = t.accepted_blocks().map(|b| &*b.candidate.doc_id).collect();
     assert_eq!(accepted, ["kb-redis", "kb-redis", "kb-session", "kb-mysql"]);
 }
 
@@ -123,7 +125,7 @@ fn dense_trace_under_user_settings() {
     let t = &a.traces[0];
     assert_eq!(t.config.return_n, 2);
     assert_eq!(t.config.max_l2_distance, 1.2);
-    let statuses: Vec<Status> = t.blocks.iter().map(|b| b.status).collect();
+    let statuses: Vec<Status> = t.blocks().map(|b| b.status).collect();
     assert_eq!(
         statuses,
         [
@@ -136,7 +138,7 @@ fn dense_trace_under_user_settings() {
             Status::ReturnN
         ]
     );
-    let excerpt = t.blocks[0].shown_excerpt().unwrap();
+    let excerpt = t.block(0).unwrap().shown_excerpt().unwrap();
     assert_eq!(excerpt.shown(), "allkeys-lr…");
     assert!(excerpt.full().ends_with("maxmemory is reached."));
     // 0.658 < 0.7: low quality, with a category filter -> retry unfiltered.
@@ -152,8 +154,8 @@ fn dense_trace_under_user_settings() {
     };
     let t = &analyse(&["dense-trace.json"], &settings).traces[0];
     assert!(!t.used_trace_options);
-    assert!(close(t.blocks[0].quality_score, 1.0 - 0.41));
-    assert_eq!(t.blocks[6].status, Status::Accepted); // 5 accepted: ranks 1, 2, 5, 6, 7
+    assert!(close(t.block(0).unwrap().quality_score, 1.0 - 0.41));
+    assert_eq!(t.block(6).unwrap().status, Status::Accepted); // 5 accepted: ranks 1, 2, 5, 6, 7
     assert_eq!(t.relevance_level, Level::Relevant);
 }
 
@@ -161,15 +163,14 @@ fn dense_trace_under_user_settings() {
 fn hybrid_legacy_trace_rank_quality_and_legacy_comparison() {
     let a = analyse(&["hybrid-legacy-trace.json"], &Settings::default());
     let t = &a.traces[0];
-    assert_eq!(t.mode, Some(CanonicalLabel::Hybrid));
+    assert_eq!(t.mode(), Some(CanonicalLabel::Hybrid));
     assert_eq!(t.config.return_n, 3);
     assert_eq!(t.config.max_chunks_per_document, 1);
     let got: Vec<(&str, Status, f64, Option<usize>, Option<i64>)> = t
-        .blocks
-        .iter()
+        .blocks()
         .map(|b| {
             (
-                &*b.evidence_key,
+                &*b.candidate.evidence_key,
                 b.status,
                 b.quality_score,
                 b.legacy_position,
@@ -190,29 +191,32 @@ fn hybrid_legacy_trace_rank_quality_and_legacy_comparison() {
         ]
     );
     // 10 pairs, 2 discordant ((1,3), (2,3)): tau = (8 - 2) / 10.
-    let legacy = t.legacy.unwrap();
+    let legacy = t.trace.legacy.unwrap();
     assert!(close(legacy.kendall_tau, 0.6));
     assert_eq!(legacy.promoted, 1);
     assert_eq!(t.top_quality, Some(1.0));
     assert_eq!(t.relevance_level, Level::Precise);
     // Recorded with snake_case keys.
-    assert_eq!(t.recorded_relevance_level.as_deref(), Some("RELEVANT"));
-    assert_eq!(t.recorded_low_quality, Some(false));
+    assert_eq!(
+        t.trace.recorded_relevance_level.as_deref(),
+        Some("RELEVANT")
+    );
+    assert_eq!(t.trace.recorded_low_quality, Some(false));
     assert!(!t.low_quality);
     assert!(t.low_quality_gate_inert);
     assert!(t
-        .diagnostics
-        .iter()
+        .diagnostics()
+        .into_iter()
         .any(|d| d.code == "low-quality-gate-inert"));
-    assert_eq!(t.legacy_labels.get("rrf_fused"), Some(&1));
-    assert_eq!(t.legacy_labels.get("bm25_only_no_dense"), Some(&1));
-    assert_eq!(t.legacy_labels.len(), 2);
+    assert_eq!(t.trace.legacy_labels.get("rrf_fused"), Some(&1));
+    assert_eq!(t.trace.legacy_labels.get("bm25_only_no_dense"), Some(&1));
+    assert_eq!(t.trace.legacy_labels.len(), 2);
     assert_eq!(
-        t.blocks[1].status_reason().to_string(),
+        t.block(1).unwrap().status_reason().to_string(),
         "pay-timeout already has 1 block"
     );
     assert_eq!(
-        t.blocks[2].quality_explanation.to_string(),
+        t.block(2).unwrap().quality_explanation.to_string(),
         "rank 3 of 5 -> 0.6"
     );
     assert!(a
@@ -227,14 +231,14 @@ fn hybrid_trace_what_if_dense_quality() {
     settings.set("hybridQuality", "denseWhenPresent").unwrap();
     let t = &analyse(&["hybrid-legacy-trace.json"], &settings).traces[0];
     // r1 dense 0.72 -> 0.28; r3 has no denseDistance -> rank 0.6; r4 0.95 -> 0.05.
-    assert!(close(t.blocks[0].quality_score, 1.0 - 0.72));
-    assert!(close(t.blocks[2].quality_score, 0.6));
-    assert!(close(t.blocks[3].quality_score, 1.0 - 0.95));
+    assert!(close(t.block(0).unwrap().quality_score, 1.0 - 0.72));
+    assert!(close(t.block(2).unwrap().quality_score, 0.6));
+    assert!(close(t.block(3).unwrap().quality_score, 1.0 - 0.95));
     assert!(close(t.top_quality.unwrap(), 0.6));
     assert_eq!(t.relevance_level, Level::Relevant);
     assert!(!t.low_quality_gate_inert);
     // The order does not move.
-    let statuses: Vec<Status> = t.blocks.iter().map(|b| b.status).collect();
+    let statuses: Vec<Status> = t.blocks().map(|b| b.status).collect();
     assert_eq!(
         statuses,
         [
@@ -247,8 +251,8 @@ fn hybrid_trace_what_if_dense_quality() {
     );
     settings.set("hybridQuality", "maxRankDense").unwrap();
     let t = &analyse(&["hybrid-legacy-trace.json"], &settings).traces[0];
-    assert_eq!(t.blocks[0].quality_score, 1.0);
-    assert!(close(t.blocks[4].quality_score, 0.2)); // dense 1.4 -> 0, rank 0.2
+    assert_eq!(t.block(0).unwrap().quality_score, 1.0);
+    assert!(close(t.block(4).unwrap().quality_score, 0.2)); // dense 1.4 -> 0, rank 0.2
 }
 
 #[test]
@@ -257,41 +261,44 @@ fn lookup_results_with_and_without_embedded_trace() {
     assert_eq!(a.traces.len(), 2);
 
     let t = &a.traces[0];
-    assert_eq!(t.kind, TraceKind::LookupResult);
-    assert_eq!(t.name, "#1");
-    assert_eq!(t.line, Some(1));
-    assert!(t.n_approximated);
-    assert!(t.diagnostics.iter().any(|d| d.code == "n-approximated"));
-    let q: Vec<f64> = t.blocks.iter().map(|b| b.quality_score).collect();
+    assert_eq!(t.trace.kind, TraceKind::LookupResult);
+    assert_eq!(t.name(), "#1");
+    assert_eq!(t.trace.line, Some(1));
+    assert!(t.trace.n_approximated);
+    assert!(t.diagnostics().iter().any(|d| d.code == "n-approximated"));
+    let q: Vec<f64> = t.blocks().map(|b| b.quality_score).collect();
     assert!(close(q[0], 1.0 - 0.18) && close(q[1], 1.0 - 0.35), "{q:?}");
     assert_eq!(t.relevance_level, Level::HighlyRelevant);
-    assert_eq!(t.recorded_relevance_level.as_deref(), Some("PRECISE"));
-    assert_eq!(t.recorded_top_similarity, Some(0.91));
-    assert_eq!(t.mode, Some(CanonicalLabel::Dense));
+    assert_eq!(t.trace.recorded_relevance_level.as_deref(), Some("PRECISE"));
+    assert_eq!(t.trace.recorded_top_similarity, Some(0.91));
+    assert_eq!(t.mode(), Some(CanonicalLabel::Dense));
     assert!(t.evidence_comparison.is_none());
 
     let t = &a.traces[1];
-    assert_eq!(t.name, "req-xss-1");
-    assert_eq!(t.line, Some(2));
-    assert_eq!(t.mode, Some(CanonicalLabel::Hybrid));
-    assert_eq!(t.category_filter.as_deref(), Some("hr"));
+    assert_eq!(t.name(), "req-xss-1");
+    assert_eq!(t.trace.line, Some(2));
+    assert_eq!(t.mode(), Some(CanonicalLabel::Hybrid));
+    assert_eq!(t.trace.category_filter.as_deref(), Some("hr"));
     // The embedded trace supplies the trace fields; the level falls back to the outer one.
-    assert_eq!(t.recorded_relevance_level.as_deref(), Some("LOW_RELEVANCE"));
-    assert_eq!(t.query, None);
     assert_eq!(
-        t.lookup_query.as_deref(),
+        t.trace.recorded_relevance_level.as_deref(),
+        Some("LOW_RELEVANCE")
+    );
+    assert_eq!(t.trace.query, None);
+    assert_eq!(
+        t.trace.lookup_query.as_deref(),
         Some("<script>alert('x')</script> payroll export")
     );
     assert_eq!(t.top_quality, Some(1.0));
     assert_eq!(t.relevance_level, Level::Precise);
-    assert!(!t.n_approximated);
+    assert!(!t.trace.n_approximated);
     let cmp = t.evidence_comparison.as_ref().unwrap();
     assert!(!cmp.same);
     assert!(cmp.recorded.is_empty());
     assert_eq!(cmp.unexpected.len(), 1);
     assert_eq!(&*cmp.unexpected[0], "hr#1");
     // Text is kept verbatim; escaping is the page's job.
-    assert!(t.blocks[0].full_excerpt().starts_with("<img src=x"));
+    assert!(t.block(0).unwrap().full_excerpt().starts_with("<img src=x"));
 }
 
 #[test]
@@ -304,7 +311,7 @@ fn all_fixtures_as_one_batch_summary_and_sweep() {
         ],
         &Settings::default(),
     );
-    let names: Vec<&str> = a.traces.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<String> = a.traces.iter().map(|t| t.name().into_owned()).collect();
     // Positions continue across files: the unnamed LookupResult is the third trace.
     assert_eq!(
         names,

@@ -163,7 +163,7 @@ fn ViewTabs() -> impl IntoView {
                         let name = state
                             .analysis
                             .with(|a| {
-                                a.as_ref().and_then(|a| a.traces.get(index).map(|t| t.name.clone()))
+                                a.as_ref().and_then(|a| a.traces.get(index).map(|t| t.name().into_owned()))
                             })
                             .unwrap_or_default();
                         format!("Trace {name}")

@@ -70,7 +70,7 @@ fn changed_traces(
         .map(|(i, (b, c))| {
             (
                 i,
-                c.name.clone(),
+                c.name().into_owned(),
                 b.relevance_level.as_str(),
                 c.relevance_level.as_str(),
             )

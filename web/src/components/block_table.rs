@@ -3,7 +3,7 @@
 use crate::format::number;
 use leptos::prelude::*;
 use ragtrace_core::label::CanonicalLabel;
-use ragtrace_core::{Block, Status};
+use ragtrace_core::{Block, Status, TraceAnalysis};
 
 /// How a block's acceptance changed against the pinned baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,7 +15,7 @@ pub enum BaselineChange {
 
 /// What the score means for this label: an L2 distance, or a fused score that is not used.
 fn score_meaning(block: &Block) -> String {
-    let c = &*block.candidate;
+    let c = block.candidate;
     let score = c.score.map_or_else(|| "no score".to_owned(), short);
     match c.canonical_label {
         Some(CanonicalLabel::Dense) => format!("{score} (L2 distance)"),
@@ -48,20 +48,20 @@ fn status_class(status: Status) -> &'static str {
 
 #[component]
 pub fn BlockTable(
-    blocks: Vec<Block>,
+    trace: TraceAnalysis,
     /// One entry per block when a baseline is pinned.
     changes: Option<Vec<BaselineChange>>,
 ) -> impl IntoView {
     let pinned = changes.is_some();
-    let rows = blocks
-        .into_iter()
+    let rows = trace
+        .blocks()
         .enumerate()
         .map(|(i, block)| {
             let change = changes
                 .as_ref()
                 .and_then(|c| c.get(i).copied())
                 .unwrap_or(BaselineChange::Same);
-            view! { <BlockRow block=block change=change pinned=pinned/> }
+            block_row(block, change, pinned)
         })
         .collect_view();
     view! {
@@ -90,9 +90,10 @@ pub fn BlockTable(
     }
 }
 
-#[component]
-fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView {
-    let c = std::sync::Arc::clone(&block.candidate);
+/// A plain function rather than a component: the block borrows the analysis, and
+/// everything the row shows is copied out of it here.
+fn block_row(block: Block<'_>, change: BaselineChange, pinned: bool) -> AnyView {
+    let c = block.candidate;
     let rank = block
         .original_rank
         .map_or_else(|| "invalid".to_owned(), |r| r.to_string());
@@ -194,4 +195,5 @@ fn BlockRow(block: Block, change: BaselineChange, pinned: bool) -> impl IntoView
             {change_cell}
         </tr>
     }
+    .into_any()
 }

@@ -27,7 +27,7 @@ pub struct Marker {
 
 /// The sweep of the traces of one mode (empty when the batch has none).
 pub fn mode_sweep(traces: &[TraceAnalysis], mode: CanonicalLabel) -> Vec<SweepPoint> {
-    let mut of_mode = traces.iter().filter(|t| t.mode == Some(mode)).peekable();
+    let mut of_mode = traces.iter().filter(|t| t.mode() == Some(mode)).peekable();
     if of_mode.peek().is_none() {
         Vec::new()
     } else {
@@ -45,7 +45,7 @@ pub fn SweepPanel() -> impl IntoView {
             a.as_ref().map(|a| {
                 a.traces
                     .iter()
-                    .map(|t| (t.mode, t.top_quality))
+                    .map(|t| (t.mode(), t.top_quality))
                     .collect::<Vec<_>>()
             })
         })

@@ -17,14 +17,21 @@ const OVERSCAN: i32 = 6;
 
 fn compare(a: &TraceAnalysis, b: &TraceAnalysis, key: SortKey) -> Ordering {
     match key {
-        SortKey::Position => a.position.cmp(&b.position),
-        SortKey::Name => a.name.cmp(&b.name),
-        SortKey::Mode => format::mode(a.mode).cmp(format::mode(b.mode)),
+        SortKey::Position => a.trace.position.cmp(&b.trace.position),
+        SortKey::Name => a.name().cmp(&b.name()),
+        SortKey::Mode => format::mode(a.mode()).cmp(format::mode(b.mode())),
         SortKey::Recorded => {
-            let level = |t: &TraceAnalysis| t.recorded_relevance_level.as_deref().map(Level::parse);
-            level(a)
-                .cmp(&level(b))
-                .then_with(|| a.recorded_relevance_level.cmp(&b.recorded_relevance_level))
+            let level = |t: &TraceAnalysis| {
+                t.trace
+                    .recorded_relevance_level
+                    .as_deref()
+                    .map(Level::parse)
+            };
+            level(a).cmp(&level(b)).then_with(|| {
+                a.trace
+                    .recorded_relevance_level
+                    .cmp(&b.trace.recorded_relevance_level)
+            })
         }
         SortKey::Level => a.relevance_level.cmp(&b.relevance_level),
         SortKey::TopQuality => match (a.top_quality, b.top_quality) {
@@ -55,7 +62,7 @@ pub fn visible_rows(
         .enumerate()
         .filter(|(i, t)| {
             controls.level.is_none_or(|l| t.relevance_level == l)
-                && controls.mode.accepts(t.mode)
+                && controls.mode.accepts(t.mode())
                 && (!controls.changed_only || changed(*i, t))
         })
         .map(|(i, _)| i)
@@ -96,18 +103,19 @@ pub fn csv(analysis: &Analysis) -> String {
     );
     for t in &analysis.traces {
         let cells = [
-            t.position.to_string(),
-            csv_cell(&t.name),
-            csv_cell(&t.source),
-            format::mode(t.mode).to_owned(),
-            csv_cell(t.query.as_deref().unwrap_or("")),
-            csv_cell(t.lookup_query.as_deref().unwrap_or("")),
-            csv_cell(t.category_filter.as_deref().unwrap_or("")),
-            csv_cell(t.recorded_relevance_level.as_deref().unwrap_or("")),
+            t.trace.position.to_string(),
+            csv_cell(&t.name()),
+            csv_cell(&t.trace.source),
+            format::mode(t.mode()).to_owned(),
+            csv_cell(t.trace.query.as_deref().unwrap_or("")),
+            csv_cell(t.trace.lookup_query.as_deref().unwrap_or("")),
+            csv_cell(t.trace.category_filter.as_deref().unwrap_or("")),
+            csv_cell(t.trace.recorded_relevance_level.as_deref().unwrap_or("")),
             t.relevance_level.as_str().to_owned(),
             t.level_differs.to_string(),
             t.top_quality.map(|q| q.to_string()).unwrap_or_default(),
-            t.recorded_low_quality
+            t.trace
+                .recorded_low_quality
                 .map(|b| b.to_string())
                 .unwrap_or_default(),
             t.low_quality.to_string(),
@@ -415,7 +423,11 @@ fn trace_row(
         })
     };
     let differs = move || current(|t| t.level_differs);
-    let recorded = t.recorded_relevance_level.as_deref().map(str::to_owned);
+    let recorded = t
+        .trace
+        .recorded_relevance_level
+        .as_deref()
+        .map(str::to_owned);
     let open = move |_| state.view.set(View::Trace(index));
     let gates = move || {
         field(|t| {
@@ -446,13 +458,13 @@ fn trace_row(
             data-index=index.to_string()
             on:click=open
         >
-            <div role="cell" class="tcell num">{t.position}</div>
+            <div role="cell" class="tcell num">{t.trace.position}</div>
             <div role="cell" class="tcell name">
-                <button type="button" class="link" title=t.query.as_deref().unwrap_or("").to_owned()>
-                    {t.name.clone()}
+                <button type="button" class="link" title=t.trace.query.as_deref().unwrap_or("").to_owned()>
+                    {t.name().into_owned()}
                 </button>
             </div>
-            <div role="cell" class="tcell">{format::mode(t.mode)}</div>
+            <div role="cell" class="tcell">{format::mode(t.mode())}</div>
             <div role="cell" class="tcell">
                 {recorded.map(|r| view! { <span class=level_class(&r)>{r.clone()}</span> })}
             </div>
@@ -519,7 +531,7 @@ mod tests {
         controls.mode = ModeFilter::Hybrid;
         for i in visible_rows(&analysis, None, &controls) {
             assert_eq!(
-                analysis.traces[i].mode,
+                analysis.traces[i].mode(),
                 Some(ragtrace_core::label::CanonicalLabel::Hybrid)
             );
         }

@@ -13,12 +13,10 @@ use ragtrace_core::{EvidenceComparison, Status, TraceAnalysis};
 /// Blocks are matched by their position in the input, which no setting changes.
 fn baseline_changes(current: &TraceAnalysis, baseline: &TraceAnalysis) -> Vec<BaselineChange> {
     current
-        .blocks
-        .iter()
+        .blocks()
         .map(|block| {
             let was = baseline
-                .blocks
-                .iter()
+                .blocks()
                 .find(|b| b.candidate.input_index == block.candidate.input_index)
                 .is_some_and(|b| b.status == Status::Accepted);
             match (was, block.status == Status::Accepted) {
@@ -84,7 +82,7 @@ pub fn TraceView(index: usize) -> impl IntoView {
                 <TraceHeader trace=trace.clone()/>
                 <Outcome trace=trace.clone() baseline_level=baseline_level/>
                 <Waterfall stages=trace.stages/>
-                <BlockTable blocks=trace.blocks.clone() changes=changes/>
+                <BlockTable trace=trace.clone() changes=changes/>
                 {trace
                     .evidence_comparison
                     .clone()
@@ -98,9 +96,9 @@ pub fn TraceView(index: usize) -> impl IntoView {
 
 #[component]
 fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
-    let place = match trace.line {
-        Some(line) => format!("{}, line {line}", trace.source),
-        None => trace.source.to_string(),
+    let place = match trace.trace.line {
+        Some(line) => format!("{}, line {line}", trace.trace.source),
+        None => trace.trace.source.to_string(),
     };
     let config = trace.config;
     let options_note = if trace.used_trace_options {
@@ -110,25 +108,25 @@ fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
     };
     view! {
         <header class="panel trace-header">
-            <h2 id="trace-title">{trace.name.clone()}</h2>
+            <h2 id="trace-title">{trace.name().into_owned()}</h2>
             <dl class="facts">
                 <dt>"query"</dt>
-                <dd class="query">{trace.query.as_deref().unwrap_or("—").to_owned()}</dd>
+                <dd class="query">{trace.trace.query.as_deref().unwrap_or("—").to_owned()}</dd>
                 {trace
-                    .lookup_query
+                    .trace.lookup_query
                     .as_deref()
                     .map(|q| view! { <dt>"LookupResult query"</dt> <dd>{q.to_owned()}</dd> })}
                 <dt>"request id"</dt>
-                <dd>{trace.request_id.as_deref().unwrap_or("—").to_owned()}</dd>
+                <dd>{trace.trace.request_id.as_deref().unwrap_or("—").to_owned()}</dd>
                 <dt>"mode"</dt>
-                <dd>{format::mode(trace.mode)}</dd>
+                <dd>{format::mode(trace.mode())}</dd>
                 <dt>"category filter"</dt>
-                <dd>{trace.category_filter.as_deref().unwrap_or("—").to_owned()}</dd>
+                <dd>{trace.trace.category_filter.as_deref().unwrap_or("—").to_owned()}</dd>
                 <dt>"kind"</dt>
-                <dd>{format!("{:?}", trace.kind)}</dd>
-                {trace.case_id.as_deref().map(|c| view! { <dt>"case id"</dt> <dd>{c.to_owned()}</dd> })}
+                <dd>{format!("{:?}", trace.trace.kind)}</dd>
+                {trace.trace.case_id.as_deref().map(|c| view! { <dt>"case id"</dt> <dd>{c.to_owned()}</dd> })}
                 <dt>"from"</dt>
-                <dd>{place} " " <code>{trace.pointer.clone()}</code></dd>
+                <dd>{place} " " <code>{trace.trace.pointer.clone()}</code></dd>
                 <dt>"settings"</dt>
                 <dd>
                     {format!(
@@ -144,7 +142,7 @@ fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
                 </dd>
             </dl>
             {trace
-                .n_approximated
+                .trace.n_approximated
                 .then(|| {
                     view! {
                         <p class="hint">
@@ -159,7 +157,11 @@ fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
 #[component]
 fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl IntoView {
     let level = trace.relevance_level.as_str();
-    let recorded = trace.recorded_relevance_level.as_deref().map(str::to_owned);
+    let recorded = trace
+        .trace
+        .recorded_relevance_level
+        .as_deref()
+        .map(str::to_owned);
     view! {
         <section class="panel outcome" aria-labelledby="outcome-title">
             <h3 id="outcome-title">"Outcome"</h3>
@@ -188,7 +190,7 @@ fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl I
                         <th scope="row">"top quality"</th>
                         <td class="num">{optional_number(trace.top_quality)}</td>
                         <td class="num" title="topSimilarity as recorded">
-                            {optional_number(trace.recorded_top_similarity)}
+                            {optional_number(trace.trace.recorded_top_similarity)}
                         </td>
                         {baseline_level.map(|_| view! { <td></td> })}
                     </tr>
@@ -196,7 +198,7 @@ fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl I
                         <th scope="row">"lowQuality"</th>
                         <td>{yes_no(trace.low_quality)}</td>
                         <td>
-                            {optional_bool(trace.recorded_low_quality)}
+                            {optional_bool(trace.trace.recorded_low_quality)}
                             {trace
                                 .low_quality_differs
                                 .then(|| view! { <span class="flag">" differs"</span> })}
@@ -221,7 +223,7 @@ fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl I
                     }
                 })}
             {trace
-                .legacy
+                .trace.legacy
                 .map(|l| {
                     view! {
                         <p class="hint">
@@ -279,7 +281,7 @@ fn EvidenceCompared(comparison: EvidenceComparison) -> impl IntoView {
 #[component]
 fn Diagnostics(trace: TraceAnalysis) -> impl IntoView {
     let items = trace
-        .diagnostics
+        .diagnostics()
         .iter()
         .map(|d| {
             let severity = match d.severity {
@@ -299,7 +301,7 @@ fn Diagnostics(trace: TraceAnalysis) -> impl IntoView {
             }
         })
         .collect_view();
-    let empty = trace.diagnostics.is_empty();
+    let empty = trace.diagnostics().is_empty();
     view! {
         <section class="panel diagnostics" aria-labelledby="diagnostics-title">
             <h3 id="diagnostics-title">"Diagnostics"</h3>
