@@ -52,7 +52,17 @@ pub fn normalise_level(text: &str) -> String {
 /// trace. Byte-wise is exact: the mapping only touches ASCII bytes, and the bytes of a
 /// non-ASCII character are left alone by it just as the character is.
 pub(crate) fn normalised_eq(text: &str, expected: &str) -> bool {
-    trimmed_eq(text.trim(), expected)
+    trimmed_eq(trim_level(text), expected)
+}
+
+/// `text.trim()`, skipping the character decoding when both ends are visible ASCII
+/// (the usual recorded level), which `trim` would leave alone anyway.
+fn trim_level(text: &str) -> &str {
+    match text.as_bytes() {
+        [first, .., last] if first.is_ascii_graphic() && last.is_ascii_graphic() => text,
+        [only] if only.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
 }
 
 /// [`normalised_eq`] on text already trimmed: Unicode trimming is a call that decodes
@@ -80,7 +90,7 @@ impl Level {
 
     /// [`Level::parse`] without allocating.
     pub(crate) fn parse_recorded(text: &str) -> Option<Level> {
-        let text = text.trim();
+        let text = trim_level(text);
         Level::ALL
             .into_iter()
             .find(|level| trimmed_eq(text, level.as_str()))
@@ -153,7 +163,13 @@ mod tests {
             "",
             "-",
             "ıprecise",
+            "PRECISE",
+            "relevant\t",
+            "x",
+            " ",
+            "\u{3000}",
         ] {
+            assert_eq!(trim_level(text), text.trim(), "{text:?}");
             for level in Level::ALL {
                 assert_eq!(
                     normalised_eq(text, level.as_str()),

@@ -31,7 +31,9 @@ fn now() -> f64 {
 async fn drain_microtasks() {
     for _ in 0..64 {
         let resolved = js_sys::Promise::resolve(&JsValue::NULL);
-        wasm_bindgen_futures::JsFuture::from(resolved).await.unwrap();
+        wasm_bindgen_futures::JsFuture::from(resolved)
+            .await
+            .unwrap();
     }
 }
 
@@ -64,6 +66,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     assert_eq!(candidates, TRACES * CANDIDATES_PER_TRACE);
     let mut analyze_ms = Vec::new();
     let mut mode_sweep_ms = Vec::new();
+    let mut drop_ms = Vec::new();
     for i in 0..7 {
         let mut settings = Settings::default();
         settings.max_l2_distance = Some(if i % 2 == 0 { 0.8 } else { 1.1 });
@@ -76,6 +79,9 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
             assert!(!mode_sweep(&analysis.traces, mode).is_empty());
         }
         mode_sweep_ms.push(now() - t);
+        let t = now();
+        drop(analysis);
+        drop_ms.push(now() - t);
     }
     drop(batch);
 
@@ -151,6 +157,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     );
     console_log!("bench: core parse {parse_ms:.1} ms");
     console_log!("bench: core analyze (with sweep) {}", summary(&analyze_ms));
+    console_log!("bench: core drop of an analysis {}", summary(&drop_ms));
     console_log!(
         "bench: per-mode sweeps for the plot {}",
         summary(&mode_sweep_ms)
