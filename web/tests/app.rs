@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use ragtrace_core::input::parse_documents;
-use ragtrace_core::{analyze, Analysis, Settings};
+use ragtrace_core::{analyze, Analysis, Settings, SweepPoint};
 use ragtrace_web::samples::Sample;
 use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_LOOKUP_RESULTS};
 use wasm_bindgen::JsCast;
@@ -372,20 +372,31 @@ async fn the_sweep_follows_max_l2_distance() {
     let (root, _app) = mount_fresh();
     settle().await;
     let generated = Sample::Generated.text();
-    let docs = [("generated-500.json", &*generated)];
-    let sweep_of = |settings: &Settings| -> Vec<String> {
-        let docs: Vec<(String, String)> = docs
-            .iter()
-            .map(|(n, t)| (n.to_string(), t.to_string()))
-            .collect();
-        let analysis = analyze(&parse_documents(&docs), settings, true).unwrap();
-        analysis
+    let docs = [("generated-500.json".to_owned(), generated.to_string())];
+    let sweep_of = |settings: &Settings| -> Vec<SweepPoint> {
+        analyze(&parse_documents(&docs), settings, true)
+            .unwrap()
             .sweep
             .unwrap()
+    };
+    let table_cells = |sweep: &[SweepPoint]| -> Vec<String> {
+        sweep
             .iter()
             .step_by(5)
             .map(|p| ragtrace_web::format::number(p.fraction))
             .collect()
+    };
+    let polyline_points = |sweep: &[SweepPoint]| -> String {
+        sweep
+            .iter()
+            .map(|p| format!("{},{}", p.threshold, p.fraction))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let shown_points = |root: &web_sys::Element| {
+        find(root, "polyline[data-line='all']")
+            .get_attribute("points")
+            .unwrap_or_default()
     };
     let before = sweep_of(&Settings::default());
     let after = sweep_of(&Settings {
@@ -393,9 +404,24 @@ async fn the_sweep_follows_max_l2_distance() {
         ..Settings::default()
     });
     assert_ne!(before, after, "the sample's sweep must react");
-    assert_eq!(shown_sweep_all(&root), before);
+    assert_eq!(shown_points(&root), polyline_points(&before));
+    // The table is built when opened, not before.
+    assert!(shown_sweep_all(&root).is_empty());
+    click(&root, ".sweep-table summary");
+    settle().await;
+    assert_eq!(shown_sweep_all(&root), table_cells(&before));
 
     set_input(&root, "#knob-maxL2Distance", "0.6", "input");
     settle().await;
-    assert_eq!(shown_sweep_all(&root), after);
+    assert_eq!(shown_sweep_all(&root), table_cells(&after));
+    assert_eq!(shown_points(&root), polyline_points(&after));
+    // The marker follows its threshold.
+    set_input(&root, "#knob-preciseThreshold", "0.95", "input");
+    settle().await;
+    assert_eq!(
+        find(&root, "line[data-marker='preciseThreshold']")
+            .get_attribute("x1")
+            .as_deref(),
+        Some("0.95")
+    );
 }

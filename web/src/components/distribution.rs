@@ -76,6 +76,9 @@ fn delta(recomputed: usize, recorded: usize) -> String {
     }
 }
 
+/// The scopes in the order [`Counts::scopes`] gives them.
+const SCOPES: [&str; 3] = ["all", "dense", "hybrid"];
+
 #[component]
 pub fn Distribution() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -86,6 +89,21 @@ pub fn Distribution() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // The rows: the five levels, then any other recorded spelling. A knob changes
+    // neither, so moving one leaves the table's cells in place and updates their
+    // numbers, instead of rebuilding it.
+    let row_names = Memo::new(move |_| {
+        let mut names: Vec<String> = LEVELS.iter().map(|l| l.as_str().to_owned()).collect();
+        scopes.with(|s| {
+            if let Some(all) = s.first() {
+                names.extend(all.other_recorded());
+            }
+        });
+        names
+    });
+    let of_scope = move |scope: usize, f: fn(&Counts) -> usize| {
+        move || scopes.with(|s| s.get(scope).map_or(0, f))
+    };
     view! {
         <section class="panel distribution" aria-labelledby="distribution-title">
             <h2 id="distribution-title">"Relevance levels"</h2>
@@ -97,80 +115,38 @@ pub fn Distribution() -> impl IntoView {
                     <thead>
                         <tr>
                             <th scope="col" rowspan="2">"level"</th>
-                            {move || {
-                                scopes
-                                    .get()
-                                    .into_iter()
-                                    .map(|c| {
-                                        view! {
-                                            <th scope="colgroup" colspan="3" class="scope">
-                                                {format!("{} ({})", c.scope, c.traces)}
-                                            </th>
-                                        }
-                                    })
-                                    .collect_view()
-                            }}
+                            {SCOPES
+                                .iter()
+                                .enumerate()
+                                .map(|(i, scope)| {
+                                    let traces = of_scope(i, |c| c.traces);
+                                    view! {
+                                        <th scope="colgroup" colspan="3" class="scope">
+                                            {move || format!("{scope} ({})", traces())}
+                                        </th>
+                                    }
+                                })
+                                .collect_view()}
                         </tr>
                         <tr>
-                            {move || {
-                                scopes
-                                    .get()
-                                    .into_iter()
-                                    .map(|_| {
-                                        view! {
-                                            <th scope="col">"recorded"</th>
-                                            <th scope="col">"recomputed"</th>
-                                            <th scope="col">"change"</th>
-                                        }
-                                    })
-                                    .collect_view()
-                            }}
+                            {SCOPES
+                                .iter()
+                                .map(|_| {
+                                    view! {
+                                        <th scope="col">"recorded"</th>
+                                        <th scope="col">"recomputed"</th>
+                                        <th scope="col">"change"</th>
+                                    }
+                                })
+                                .collect_view()}
                         </tr>
                     </thead>
                     <tbody>
                         {move || {
-                            let scopes = scopes.get();
-                            let mut names: Vec<String> = LEVELS
-                                .iter()
-                                .map(|l| l.as_str().to_owned())
-                                .collect();
-                            if let Some(all) = scopes.first() {
-                                names.extend(all.other_recorded());
-                            }
-                            names
+                            row_names
+                                .get()
                                 .into_iter()
-                                .map(|name| {
-                                    let cells = scopes
-                                        .iter()
-                                        .map(|c| {
-                                            let recomputed = c.level(&name);
-                                            let recorded = c.recorded(&name);
-                                            view! {
-                                                <td class="num" data-scope=c.scope data-kind="recorded">
-                                                    {recorded}
-                                                </td>
-                                                <td class="num" data-scope=c.scope data-kind="recomputed">
-                                                    {recomputed}
-                                                </td>
-                                                <td
-                                                    class="num delta"
-                                                    class:up={recomputed > recorded}
-                                                    class:down={recomputed < recorded}
-                                                >
-                                                    {delta(recomputed, recorded)}
-                                                </td>
-                                            }
-                                        })
-                                        .collect_view();
-                                    view! {
-                                        <tr data-level=name.clone()>
-                                            <th scope="row">
-                                                <span class=level_class(&name)>{name.clone()}</span>
-                                            </th>
-                                            {cells}
-                                        </tr>
-                                    }
-                                })
+                                .map(|name| level_row(scopes, name))
                                 .collect_view()
                         }}
                     </tbody>
@@ -181,48 +157,74 @@ pub fn Distribution() -> impl IntoView {
                 <thead>
                     <tr>
                         <th scope="col">"count"</th>
-                        {move || {
-                            scopes
-                                .get()
-                                .into_iter()
-                                .map(|c| view! { <th scope="col">{c.scope}</th> })
-                                .collect_view()
-                        }}
+                        {SCOPES.iter().map(|scope| view! { <th scope="col">{*scope}</th> }).collect_view()}
                     </tr>
                 </thead>
                 <tbody>
                     <tr data-count="lowQuality">
                         <th scope="row">"lowQuality"</th>
-                        {move || {
-                            scopes
-                                .get()
-                                .into_iter()
-                                .map(|c| view! { <td class="num">{c.low_quality}</td> })
-                                .collect_view()
-                        }}
+                        {(0..SCOPES.len())
+                            .map(|i| view! { <td class="num">{of_scope(i, |c| c.low_quality)}</td> })
+                            .collect_view()}
                     </tr>
                     <tr data-count="retryUnfiltered">
                         <th scope="row">"retryUnfiltered"</th>
-                        {move || {
-                            scopes
-                                .get()
-                                .into_iter()
-                                .map(|c| view! { <td class="num">{c.retry_unfiltered}</td> })
-                                .collect_view()
-                        }}
+                        {(0..SCOPES.len())
+                            .map(|i| view! { <td class="num">{of_scope(i, |c| c.retry_unfiltered)}</td> })
+                            .collect_view()}
                     </tr>
                     <tr data-count="levelDiffers">
                         <th scope="row">"level differs from recorded"</th>
-                        {move || {
-                            scopes
-                                .get()
-                                .into_iter()
-                                .map(|c| view! { <td class="num">{c.level_differs}</td> })
-                                .collect_view()
-                        }}
+                        {(0..SCOPES.len())
+                            .map(|i| view! { <td class="num">{of_scope(i, |c| c.level_differs)}</td> })
+                            .collect_view()}
                     </tr>
                 </tbody>
             </table>
         </section>
+    }
+}
+
+/// One level's row: recorded, recomputed and change per scope, each cell reading
+/// the current counts itself.
+fn level_row(scopes: Memo<Vec<Counts>>, name: String) -> impl IntoView {
+    let cells = SCOPES
+        .iter()
+        .enumerate()
+        .map(|(i, scope)| {
+            // (recomputed, recorded): a memo, so a count that did not move updates nothing.
+            let pair = {
+                let name = name.clone();
+                Memo::new(move |_| {
+                    scopes.with(|s| {
+                        s.get(i)
+                            .map_or((0, 0), |c| (c.level(&name), c.recorded(&name)))
+                    })
+                })
+            };
+            view! {
+                <td class="num" data-scope=*scope data-kind="recorded">
+                    {move || pair.get().1}
+                </td>
+                <td class="num" data-scope=*scope data-kind="recomputed">
+                    {move || pair.get().0}
+                </td>
+                <td
+                    class="num delta"
+                    class:up=move || { let (now, was) = pair.get(); now > was }
+                    class:down=move || { let (now, was) = pair.get(); now < was }
+                >
+                    {move || { let (now, was) = pair.get(); delta(now, was) }}
+                </td>
+            }
+        })
+        .collect_view();
+    view! {
+        <tr data-level=name.clone()>
+            <th scope="row">
+                <span class=level_class(&name)>{name.clone()}</span>
+            </th>
+            {cells}
+        </tr>
     }
 }

@@ -140,6 +140,14 @@ fn points_attr(points: &[SweepPoint]) -> String {
 
 #[component]
 pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
+    // Which lines and markers exist changes far less often than where they run: the
+    // elements stay and a knob change rewrites only their coordinates and labels.
+    let line_kinds = Memo::new(move |_| {
+        lines.with(|ls| ls.iter().map(|l| (l.name, l.class)).collect::<Vec<_>>())
+    });
+    let marker_kinds: Vec<(&'static str, &'static str)> =
+        markers.with_untracked(|m| m.iter().map(|m| (m.name, m.class)).collect());
+    let table_open = RwSignal::new(false);
     view! {
         <figure class="sweep-figure">
             <svg
@@ -184,41 +192,47 @@ pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>
                 >
                     // Flip the vertical axis: fraction 1 at the top.
                     <g transform="matrix(1 0 0 -1 0 1)">
+                        {(0..marker_kinds.len())
+                            .map(|i| {
+                                let (name, class) = marker_kinds[i];
+                                let at = move || markers.with(|m| m.get(i).map_or(0.0, |m| m.at));
+                                view! {
+                                    <line
+                                        class=format!("marker {class}")
+                                        data-marker=name
+                                        x1=at
+                                        x2=at
+                                        y1="0"
+                                        y2="1"
+                                        vector-effect="non-scaling-stroke"
+                                    >
+                                        <title>{move || format!("{name} = {}", number(at()))}</title>
+                                    </line>
+                                }
+                            })
+                            .collect_view()}
                         {move || {
-                            markers
+                            line_kinds
                                 .get()
                                 .into_iter()
-                                .map(|m| {
-                                    view! {
-                                        <line
-                                            class=format!("marker {}", m.class)
-                                            data-marker=m.name
-                                            x1=m.at
-                                            x2=m.at
-                                            y1="0"
-                                            y2="1"
-                                            vector-effect="non-scaling-stroke"
-                                        >
-                                            <title>{format!("{} = {}", m.name, number(m.at))}</title>
-                                        </line>
-                                    }
-                                })
-                                .collect_view()
-                        }}
-                        {move || {
-                            lines
-                                .get()
-                                .iter()
-                                .map(|line| {
+                                .map(|(name, class)| {
+                                    let points = move || {
+                                        lines.with(|ls| {
+                                            ls.iter()
+                                                .find(|l| l.name == name)
+                                                .map(|l| points_attr(&l.points))
+                                                .unwrap_or_default()
+                                        })
+                                    };
                                     view! {
                                         <polyline
-                                            class=format!("sweep-line {}", line.class)
-                                            data-line=line.name
+                                            class=format!("sweep-line {class}")
+                                            data-line=name
                                             fill="none"
-                                            points=points_attr(&line.points)
+                                            points=points
                                             vector-effect="non-scaling-stroke"
                                         >
-                                            <title>{line.name}</title>
+                                            <title>{name}</title>
                                         </polyline>
                                     }
                                 })
@@ -229,33 +243,40 @@ pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>
             </svg>
             <figcaption class="legend">
                 {move || {
-                    lines
-                        .get()
-                        .iter()
-                        .map(|line| {
-                            view! {
-                                <span class=format!("legend-item {}", line.class)>{line.name}</span>
-                            }
-                        })
-                        .collect_view()
-                }}
-                {move || {
-                    markers
+                    line_kinds
                         .get()
                         .into_iter()
-                        .map(|m| {
-                            view! {
-                                <span class=format!("legend-item {}", m.class)>
-                                    {format!("{} {}", m.name, number(m.at))}
-                                </span>
-                            }
+                        .map(|(name, class)| {
+                            view! { <span class=format!("legend-item {class}")>{name}</span> }
                         })
                         .collect_view()
                 }}
+                {(0..marker_kinds.len())
+                    .map(|i| {
+                        let (name, class) = marker_kinds[i];
+                        let at = move || markers.with(|m| m.get(i).map_or(0.0, |m| m.at));
+                        view! {
+                            <span class=format!("legend-item {class}")>
+                                {move || format!("{name} {}", number(at()))}
+                            </span>
+                        }
+                    })
+                    .collect_view()}
             </figcaption>
-            <details class="sweep-table">
+            <details
+                class="sweep-table"
+                on:toggle=move |ev| {
+                    let details: web_sys::Element = event_target(&ev);
+                    table_open.set(details.has_attribute("open"));
+                }
+            >
                 <summary>"Sweep as a table"</summary>
                 {move || {
+                    // Built only while open: a closed table would be rebuilt on every
+                    // knob change for nobody.
+                    if !table_open.get() {
+                        return None;
+                    }
                     let lines = lines.get();
                     let header = lines
                         .iter()
@@ -289,7 +310,7 @@ pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>
                                 })
                                 .collect_view()
                         });
-                    view! {
+                    Some(view! {
                         <table class="counts">
                             <thead>
                                 <tr>
@@ -299,7 +320,7 @@ pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>
                             </thead>
                             <tbody>{rows}</tbody>
                         </table>
-                    }
+                    })
                 }}
             </details>
         </figure>

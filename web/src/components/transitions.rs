@@ -15,6 +15,24 @@ pub fn Transitions() -> impl IntoView {
                 .and_then(|a| Counts::scopes(&a.summary).into_iter().nth(scope.get()))
         })
     });
+    // The recorded levels that head the rows; `None` without an analysis. Knobs do
+    // not change what was recorded, so moving one only updates the cells' numbers.
+    let rows = Memo::new(move |_| {
+        counts.with(|c| {
+            c.as_ref().map(|c| {
+                if c.transitions.is_empty() {
+                    return Vec::new();
+                }
+                let mut from: Vec<String> = LEVELS
+                    .iter()
+                    .map(|l| l.as_str().to_owned())
+                    .filter(|l| c.recorded(l) > 0)
+                    .collect();
+                from.extend(c.other_recorded());
+                from
+            })
+        })
+    });
     let scope_names = ["all", "dense", "hybrid"];
     view! {
         <section class="panel transitions" aria-labelledby="transitions-title">
@@ -39,79 +57,79 @@ pub fn Transitions() -> impl IntoView {
                         .collect_view()}
                 </div>
             </div>
-            {move || {
-                let Some(c) = counts.get() else {
-                    return view! { <p class="hint">"No traces."</p> }.into_any();
-                };
-                if c.transitions.is_empty() {
-                    return view! {
+            {move || match rows.get() {
+                None => view! { <p class="hint">"No traces."</p> }.into_any(),
+                Some(rows) if rows.is_empty() => {
+                    view! {
                         <p class="hint">"No trace in this scope recorded a relevance level."</p>
                     }
-                        .into_any();
+                        .into_any()
                 }
-                let mut from: Vec<String> = LEVELS
-                    .iter()
-                    .map(|l| l.as_str().to_owned())
-                    .filter(|l| c.recorded(l) > 0)
-                    .collect();
-                from.extend(c.other_recorded());
-                view! {
-                    <div class="scroll-x">
-                        <table class="matrix" id="transition-matrix">
-                            <caption class="visually-hidden">
-                                "Rows: level the service recorded. Columns: level recomputed here."
-                            </caption>
-                            <thead>
-                                <tr>
-                                    <th scope="col">"recorded ↓ / recomputed →"</th>
-                                    {LEVELS
-                                        .iter()
-                                        .map(|l| {
-                                            view! {
-                                                <th scope="col">
-                                                    <span class=level_class(l.as_str())>{l.as_str()}</span>
-                                                </th>
-                                            }
-                                        })
-                                        .collect_view()}
-                                </tr>
-                            </thead>
-                            <tbody>
-                                {from
-                                    .into_iter()
-                                    .map(|recorded| {
-                                        let cells = LEVELS
+                Some(rows) => {
+                    view! {
+                        <div class="scroll-x">
+                            <table class="matrix" id="transition-matrix">
+                                <caption class="visually-hidden">
+                                    "Rows: level the service recorded. Columns: level recomputed here."
+                                </caption>
+                                <thead>
+                                    <tr>
+                                        <th scope="col">"recorded ↓ / recomputed →"</th>
+                                        {LEVELS
                                             .iter()
-                                            .map(|to| {
-                                                let n = c
-                                                    .transitions
-                                                    .get(&format!("{recorded}->{}", to.as_str()))
-                                                    .copied()
-                                                    .unwrap_or(0);
-                                                let same = recorded == to.as_str();
+                                            .map(|l| {
                                                 view! {
-                                                    <td class="num" class:diagonal=same class:zero=n == 0>
-                                                        {n}
-                                                    </td>
+                                                    <th scope="col">
+                                                        <span class=level_class(l.as_str())>{l.as_str()}</span>
+                                                    </th>
                                                 }
                                             })
-                                            .collect_view();
-                                        view! {
-                                            <tr>
-                                                <th scope="row">
-                                                    <span class=level_class(&recorded)>{recorded.clone()}</span>
-                                                </th>
-                                                {cells}
-                                            </tr>
-                                        }
-                                    })
-                                    .collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
+                                            .collect_view()}
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    {rows
+                                        .into_iter()
+                                        .map(|recorded| transition_row(counts, recorded))
+                                        .collect_view()}
+                                </tbody>
+                            </table>
+                        </div>
+                    }
+                        .into_any()
                 }
-                    .into_any()
             }}
         </section>
+    }
+}
+
+/// One recorded level's row of the matrix; each cell reads its current count.
+fn transition_row(counts: Memo<Option<Counts>>, recorded: String) -> impl IntoView {
+    let cells = LEVELS
+        .iter()
+        .map(|to| {
+            let key = format!("{recorded}->{}", to.as_str());
+            let n = Memo::new(move |_| {
+                counts.with(|c| {
+                    c.as_ref()
+                        .and_then(|c| c.transitions.get(&key).copied())
+                        .unwrap_or(0)
+                })
+            });
+            let same = recorded == to.as_str();
+            view! {
+                <td class="num" class:diagonal=same class:zero=move || n.get() == 0>
+                    {n}
+                </td>
+            }
+        })
+        .collect_view();
+    view! {
+        <tr>
+            <th scope="row">
+                <span class=level_class(&recorded)>{recorded.clone()}</span>
+            </th>
+            {cells}
+        </tr>
     }
 }
