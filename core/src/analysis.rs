@@ -57,13 +57,15 @@ pub struct TraceAnalysis {
     pub level_differs: bool,
     pub low_quality_differs: bool,
     pub stages: Stages,
-    pub evidence_comparison: Option<EvidenceComparison>,
+    /// Boxed: only LookupResults with an embedded trace have one, and every trace
+    /// would otherwise carry its full size.
+    pub evidence_comparison: Option<Box<EvidenceComparison>>,
     /// Hybrid rank quality put a rank-1 block first: top quality 1.0, the gate cannot fire.
     pub low_quality_gate_inert: bool,
     /// Whether the trace's own `options` took part in `config`.
     pub used_trace_options: bool,
     /// Why the trace's own options were set aside, when they were.
-    options_diagnostic: Option<Diagnostic>,
+    options_diagnostic: Option<Box<Diagnostic>>,
     /// One entry per candidate in section 3.3 order, invalid ones last.
     decided: Vec<Decided>,
 }
@@ -179,11 +181,11 @@ impl TraceAnalysis {
     }
 
     pub(crate) fn findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
-        let evidence_differs = self.evidence_comparison.as_ref().filter(|cmp| !cmp.same);
+        let evidence_differs = self.evidence_comparison.as_deref().filter(|cmp| !cmp.same);
         self.trace
             .diagnostics
             .iter()
-            .chain(&self.options_diagnostic)
+            .chain(self.options_diagnostic.as_deref())
             .map(Finding::Stored)
             .chain(self.low_quality_gate_inert.then_some(Finding::GateInert))
             .chain(
@@ -568,13 +570,13 @@ fn analyze_trace_with(
             .filter(|k| !recorded.contains(k))
             .cloned()
             .collect();
-        EvidenceComparison {
+        Box::new(EvidenceComparison {
             same: *recorded == recomputed,
             recorded: recorded.clone(),
             recomputed,
             missing,
             unexpected,
-        }
+        })
     });
 
     TraceAnalysis {
@@ -590,7 +592,7 @@ fn analyze_trace_with(
         evidence_comparison,
         low_quality_gate_inert: gate_inert,
         used_trace_options,
-        options_diagnostic,
+        options_diagnostic: options_diagnostic.map(Box::new),
         decided,
     }
 }

@@ -86,7 +86,7 @@ pub fn TraceView(index: usize) -> impl IntoView {
                 {trace
                     .evidence_comparison
                     .clone()
-                    .map(|comparison| view! { <EvidenceCompared comparison=comparison/> })}
+                    .map(|comparison| view! { <EvidenceCompared comparison=*comparison/> })}
                 <Diagnostics trace=trace/>
             </article>
         }
