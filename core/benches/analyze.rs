@@ -228,7 +228,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("analyze_new_settings", |b| {
         b.iter(|| analyze(black_box(&batch), &settings, true).unwrap())
     });
-    // The recompute the page does on every settings change (no sweep requested).
+    // Without the sweep, as the page's pinned-baseline analysis runs.
     group.bench_function("analyze_no_sweep", |b| {
         b.iter(|| analyze(black_box(&batch), &settings, false).unwrap())
     });

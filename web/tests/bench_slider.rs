@@ -1,9 +1,8 @@
 //! Browser benchmark: with a 100,000-candidate batch loaded, how long from a
 //! slider input to the next painted frame. Prints figures; asserts no timings.
 //!
-//! Run with optimisations (not `--release`: the release profile aborts on panic,
-//! which the test harness cannot share with the core's cdylib build):
-//! `CARGO_PROFILE_DEV_OPT_LEVEL=3 wasm-pack test --headless --chrome web --test bench_slider`.
+//! Run with `bash scripts/bench.sh browser`, which compiles it as the site is
+//! (how the figures read: docs/performance.md).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
@@ -67,7 +66,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     let mut analyze_ms = Vec::new();
     let mut mode_sweep_ms = Vec::new();
     let mut drop_ms = Vec::new();
-    for i in 0..7 {
+    for i in 0..ROUNDS {
         let mut settings = Settings::default();
         settings.max_l2_distance = Some(if i % 2 == 0 { 0.8 } else { 1.1 });
         let t = now();
