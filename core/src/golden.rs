@@ -49,49 +49,7 @@ pub fn parse_cases(source: &str, text: &str) -> Result<CaseSet, Vec<InputError>>
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match serde_json::from_str::<Value>(text) {
         Ok(value) => parse_cases_value(source, &value),
-        Err(err) => Err(vec![json_syntax_error(source, text, &err)]),
-    }
-}
-
-/// Builds a located [`InputError`] from a serde_json syntax error.
-///
-/// serde_json counts columns in bytes; a human (and a caret under
-/// `line_text`) counts characters, so the column is converted to Unicode
-/// scalar values, 1-based.
-pub fn json_syntax_error(source: &str, text: &str, err: &serde_json::Error) -> InputError {
-    let line_no = err.line();
-    let line_text = if line_no >= 1 {
-        text.lines().nth(line_no - 1).map(str::to_owned)
-    } else {
-        None
-    };
-    let column = match &line_text {
-        Some(line) => {
-            let byte_col = err.column();
-            let chars = line
-                .char_indices()
-                .take_while(|(start, _)| *start < byte_col)
-                .count();
-            Some(chars.max(1))
-        }
-        None => Some(err.column().max(1)),
-    };
-    InputError {
-        source: source.to_owned(),
-        line: if line_no >= 1 { Some(line_no) } else { None },
-        column,
-        path: None,
-        message: format!("malformed JSON: {}", strip_serde_position(&err.to_string())),
-        line_text,
-    }
-}
-
-/// serde_json appends " at line L column C" to its messages; we report the
-/// position in our own fields, so drop the duplicate.
-fn strip_serde_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_owned(),
-        None => message.to_owned(),
+        Err(err) => Err(vec![InputError::json_syntax(source, text, &err, 0)]),
     }
 }
 
@@ -398,6 +356,7 @@ fn located(source: &str, path: &str, message: impl Into<String>) -> InputError {
         path: Some(path.to_owned()),
         message: message.into(),
         line_text: None,
+        caret: None,
     }
 }
 

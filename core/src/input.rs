@@ -1064,28 +1064,6 @@ struct Place<'a> {
     line: Option<(usize, &'a str)>,
 }
 
-const LINE_TEXT_MAX: usize = 300;
-
-/// The line shown under an error: whole when short, else a window around the column
-/// starting with `…` (the caret then goes under `column - start + 1`, see docs/decisions.md).
-fn line_window(line: &str, column_chars: usize) -> String {
-    let chars = line.chars().count();
-    if chars <= LINE_TEXT_MAX {
-        return line.to_owned();
-    }
-    let start = column_chars.saturating_sub(100);
-    let mut out: String = if start > 0 {
-        "…".into()
-    } else {
-        String::new()
-    };
-    out.extend(line.chars().skip(start).take(200));
-    if start + 200 < chars {
-        out.push('…');
-    }
-    out
-}
-
 impl Builder {
     fn new(source: &str) -> Self {
         Builder {
@@ -1102,43 +1080,27 @@ impl Builder {
         column: Option<usize>,
         path: Option<String>,
         message: String,
-        line_text: Option<String>,
+        line_text: Option<&str>,
     ) {
-        self.errors.push(InputError {
-            source: self.source.to_string(),
+        self.errors.push(InputError::at(
+            &self.source,
             line,
             column,
             path,
             message,
             line_text,
-        });
+        ));
     }
 
-    /// A syntax error: serde_json counts columns in bytes; we report Unicode scalar values.
+    /// A syntax error in `text`, which starts after `line_offset` lines of the document.
     fn json_error(&mut self, err: &serde_json::Error, text: &str, line_offset: usize) {
-        let line_no = err.line().max(1);
-        let line_text = text.lines().nth(line_no - 1).unwrap_or("");
-        let byte_col = err.column();
-        let mut cut = byte_col.min(line_text.len());
-        while cut > 0 && !line_text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        let column = line_text
-            .get(..cut)
-            .map_or(byte_col, |s| s.chars().count())
-            .max(1);
-        let message = match err.classify() {
-            serde_json::error::Category::Eof => format!("unexpected end of JSON: {err}"),
-            _ => format!("malformed JSON: {err}"),
-        };
         self.slots += 1;
-        self.fail(
-            Some(line_no + line_offset),
-            Some(column),
-            None,
-            message,
-            Some(line_window(line_text, column)),
-        );
+        self.errors.push(InputError::json_syntax(
+            &self.source,
+            text,
+            err,
+            line_offset,
+        ));
     }
 
     fn top(&mut self, top: Top, pointer: &str, line: Option<(usize, &str)>) {
@@ -1162,7 +1124,7 @@ impl Builder {
                     None,
                     Some(pointer.to_owned()).filter(|p| !p.is_empty()),
                     format!("expected a trace object, an array of traces or {{\"traces\": [...]}}, got {found}"),
-                    line.map(|l| line_window(l.1, 1)),
+                    line.map(|l| l.1),
                 );
             }
         }
@@ -1203,7 +1165,7 @@ impl Builder {
                 None,
                 Some(place.pointer.to_owned()).filter(|p| !p.is_empty()),
                 message,
-                place.line.map(|l| line_window(l.1, 1)),
+                place.line.map(|l| l.1),
             ),
         }
     }

@@ -115,9 +115,21 @@ fn malformed_file_exits_1_names_file_line_column_and_still_prints_the_others() {
         stderr.contains(&format!("{bad}:3:24: malformed JSON")),
         "{stderr}"
     );
+    // The offending line, then a caret under the second comma.
+    let lines: Vec<&str> = stderr.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("{\"originalRank\": 1,, }"))
+        .expect("the offending line is printed");
+    assert_eq!(
+        lines[at + 1].find('^'),
+        lines[at].find(",,").map(|c| c + 1),
+        "{stderr}"
+    );
     let v = json(&out);
     assert_eq!(v["traces"].as_array().unwrap().len(), 1);
     assert_eq!(v["inputErrors"][0]["line"], 3);
+    assert_eq!(v["inputErrors"][0]["caret"], 23);
     let missing = ragtrace(&["analyze", "/nonexistent/x.json"], None);
     assert_eq!(missing.status.code(), Some(1));
 }

@@ -144,8 +144,11 @@ async fn malformed_input_is_located_and_the_last_analysis_stays() {
     assert!(location.contains("pasted text"), "{location}");
     assert!(location.contains("line 2"), "{location}");
     assert!(location.contains("column"), "{location}");
-    assert!(text(&root, ".error-line").contains("\"candidates\": [1,, 2]"));
-    assert!(text(&root, ".caret").ends_with('^'));
+    let shown = text(&root, ".error-line code");
+    assert_eq!(shown, "  \"candidates\": [1,, 2]");
+    // The caret sits under the second comma, where the JSON breaks.
+    let under = shown.find(",,").map(|at| at + 1);
+    assert_eq!(text(&root, ".caret").find('^'), under);
     // The last good analysis is still there, and marked as such.
     assert_eq!(text(&root, ".tabs"), tab_before);
     assert!(text(&root, ".stale-banner").contains("last good analysis"));

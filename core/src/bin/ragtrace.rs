@@ -179,12 +179,9 @@ fn run_analyze(args: AnalyzeArgs) -> ExitCode {
 fn print_input_errors(errors: &[ragtrace_core::diagnostic::InputError]) {
     for error in errors {
         eprintln!("ragtrace: {error}");
-        if let (Some(text), Some(column)) = (&error.line_text, error.column) {
+        if let (Some(text), Some(caret)) = (&error.line_text, error.caret) {
             eprintln!("    {text}");
-            eprintln!(
-                "    {}^",
-                " ".repeat(column.saturating_sub(1).min(text.chars().count()))
-            );
+            eprintln!("    {}^", " ".repeat(caret));
         }
     }
 }

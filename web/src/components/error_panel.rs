@@ -5,20 +5,6 @@ use crate::state::AppState;
 use leptos::prelude::*;
 use ragtrace_core::diagnostic::InputError;
 
-/// Where the caret goes under `line_text`, in characters from its start.
-///
-/// The core shows a long line as a window of about 200 characters around the
-/// column, starting with `…` 100 characters before it (see docs/decisions.md).
-fn caret_offset(error: &InputError, line_text: &str) -> Option<usize> {
-    let column = error.column?;
-    let before = column.saturating_sub(1);
-    Some(if line_text.starts_with('…') {
-        1 + before.min(100)
-    } else {
-        before
-    })
-}
-
 fn location(error: &InputError) -> String {
     let mut text = error.source.clone();
     if let Some(line) = error.line {
@@ -76,7 +62,7 @@ pub fn ErrorPanel() -> impl IntoView {
 #[component]
 pub fn InputErrorItem(error: InputError) -> impl IntoView {
     let excerpt = error.line_text.clone().map(|line| {
-        let caret = caret_offset(&error, &line).map(|offset| format!("{}^", " ".repeat(offset)));
+        let caret = error.caret.map(|offset| format!("{}^", " ".repeat(offset)));
         view! {
             <pre class="error-line">
                 <code>{line}</code>
