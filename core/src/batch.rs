@@ -186,7 +186,76 @@ pub struct Summary {
     pub by_mode: ByMode,
 }
 
+impl ModeSummary {
+    /// Traces recomputed at the level named `key` (0 for a name that is not a level).
+    pub fn recomputed(&self, key: &str) -> usize {
+        Level::parse(key).map_or(0, |level| self.levels.get(&level).copied().unwrap_or(0))
+    }
+
+    /// Traces whose recorded level normalises to `key`.
+    pub fn recorded(&self, key: &str) -> usize {
+        self.recorded_levels.get(key).copied().unwrap_or(0)
+    }
+
+    /// How the count at `key` moved from recorded to recomputed (recomputed - recorded).
+    pub fn change(&self, key: &str) -> i64 {
+        let signed = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        signed(self.recomputed(key)) - signed(self.recorded(key))
+    }
+
+    /// Recorded spellings that are none of the five levels, in key order.
+    pub fn other_recorded(&self) -> impl Iterator<Item = &str> {
+        self.recorded_levels
+            .keys()
+            .map(String::as_str)
+            .filter(|key| Level::parse(key).is_none())
+    }
+
+    /// The rows of a distribution table: the five levels, then the other recorded spellings.
+    pub fn distribution_keys(&self) -> Vec<String> {
+        Level::ALL
+            .iter()
+            .map(|level| level.as_str())
+            .chain(self.other_recorded())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// The rows of a transition matrix: the recorded keys with at least one trace, the
+    /// five levels first (in level order), then the other spellings. Empty when no trace
+    /// recorded a level.
+    pub fn transition_keys(&self) -> Vec<String> {
+        Level::ALL
+            .iter()
+            .map(|level| level.as_str())
+            .filter(|key| self.recorded(key) > 0)
+            .chain(self.other_recorded())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Traces recorded as `from` and recomputed as `to`.
+    pub fn transition(&self, from: &str, to: Level) -> usize {
+        self.transitions
+            .get(&format!("{from}->{}", to.as_str()))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// The names of [`Summary::scopes`], in its order.
+pub const SCOPES: [&str; 3] = ["all", "dense", "hybrid"];
+
 impl Summary {
+    /// The scopes a batch view splits by: all traces, dense, hybrid (see [`SCOPES`]).
+    pub fn scopes(&self) -> [(&'static str, ModeSummary); 3] {
+        [
+            (SCOPES[0], self.totals()),
+            (SCOPES[1], self.by_mode.dense.clone()),
+            (SCOPES[2], self.by_mode.hybrid.clone()),
+        ]
+    }
+
     /// The batch-wide counts in the shape of one mode's, so a caller can treat
     /// "all", "dense" and "hybrid" alike.
     pub fn totals(&self) -> ModeSummary {
@@ -368,5 +437,37 @@ mod tests {
         assert_eq!(analysis.summary.recorded_levels.get("WEIRD"), Some(&2));
         assert_eq!(analysis.summary.by_mode.hybrid.recorded_levels.len(), 1);
         assert_eq!(analysis.summary.by_mode.dense.traces, 2);
+
+        // The accessors a distribution table and a transition matrix read.
+        let all = analysis.summary.totals();
+        assert_eq!(all.distribution_keys().len(), 5 + 2); // WEIRD and PRéCISE
+        assert_eq!(all.distribution_keys()[5], "PRéCISE"); // ASCII-only uppercasing
+        for key in all.distribution_keys() {
+            let level_count =
+                Level::parse(&key).map_or(0, |l| levels.get(&l).copied().unwrap_or(0));
+            assert_eq!(all.recomputed(&key), level_count, "{key}");
+            assert_eq!(
+                all.recorded(&key),
+                recorded.get(&key).copied().unwrap_or(0),
+                "{key}"
+            );
+            assert_eq!(
+                all.change(&key),
+                all.recomputed(&key) as i64 - all.recorded(&key) as i64
+            );
+        }
+        assert_eq!(all.change("WEIRD"), -2);
+        let rows = all.transition_keys();
+        assert_eq!(rows, ["HIGHLY_RELEVANT", "NO_MATCH", "PRéCISE", "WEIRD"]);
+        let row_total: usize = Level::ALL
+            .iter()
+            .map(|&to| all.transition("WEIRD", to))
+            .sum();
+        assert_eq!(row_total, 2);
+        let scopes = analysis.summary.scopes();
+        assert_eq!(
+            scopes.map(|(name, m)| (name, m.traces)),
+            [("all", 6), ("dense", 2), ("hybrid", 2)]
+        );
     }
 }

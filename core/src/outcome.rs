@@ -79,8 +79,8 @@ fn trimmed_eq(text: &str, expected: &str) -> bool {
 }
 
 impl Level {
-    /// Every level, in `Level as usize` order (for counting arrays).
-    pub(crate) const ALL: [Level; 5] = [
+    /// Every level, best first (also `Level as usize` order, for counting arrays).
+    pub const ALL: [Level; 5] = [
         Level::Precise,
         Level::HighlyRelevant,
         Level::Relevant,

@@ -43,13 +43,7 @@ pub fn optional_bool(value: Option<bool>) -> &'static str {
 }
 
 /// The five recomputable levels, best first.
-pub const LEVELS: [Level; 5] = [
-    Level::Precise,
-    Level::HighlyRelevant,
-    Level::Relevant,
-    Level::LowRelevance,
-    Level::NoMatch,
-];
+pub const LEVELS: [Level; 5] = Level::ALL;
 
 /// CSS class of a level's badge.
 pub fn level_class(level: &str) -> &'static str {

@@ -5,6 +5,7 @@
 mod common;
 
 use common::*;
+use ragtrace_core::compare::{block_changes, BlockChange};
 use ragtrace_core::input::parse_documents;
 use ragtrace_core::{analyze, Analysis, Settings, SweepPoint};
 use ragtrace_web::samples::Sample;
@@ -239,6 +240,67 @@ async fn a_pinned_baseline_shows_what_changed() {
     click(&root, "#unpin-baseline");
     settle().await;
     assert!(root.query_selector(".baseline").unwrap().is_none());
+}
+
+/// In the trace view, a pinned baseline marks the blocks that entered, left or
+/// moved in the accepted list, as the core's `compare::block_changes` has it.
+#[wasm_bindgen_test]
+async fn a_pinned_baseline_marks_blocks_that_entered_left_or_moved() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "button[data-sample=\"dense\"]");
+    settle().await;
+    click(&root, "#pin-baseline");
+    settle().await;
+    set_input(&root, "#knob-maxChunksPerDocument", "1", "change");
+    settle().await;
+    let docs = [("dense-trace.json", SAMPLE_DENSE_TRACE)];
+    let baseline = expected(&docs, &Settings::default());
+    let current = expected(
+        &docs,
+        &Settings {
+            max_chunks_per_document: Some(1),
+            ..Settings::default()
+        },
+    );
+    let changes = block_changes(&baseline.traces[0], &current.traces[0]);
+    assert!(changes
+        .iter()
+        .any(|c| matches!(c, BlockChange::Moved { .. })));
+    assert!(changes
+        .iter()
+        .any(|c| matches!(c, BlockChange::Left { .. })));
+    let rows = find_all(&root, "#block-table tbody tr");
+    assert_eq!(rows.len(), changes.len());
+    for (row, change) in rows.iter().zip(&changes) {
+        let class = row.class_name();
+        let cell = row
+            .query_selector(".baseline-change")
+            .unwrap()
+            .and_then(|c| c.text_content())
+            .unwrap_or_default();
+        match change {
+            BlockChange::Same => assert_eq!(cell, "", "{class}"),
+            BlockChange::Entered { accepted_rank } => {
+                assert!(class.contains("entered"), "{class}");
+                assert!(cell.contains(&format!("#{accepted_rank}")), "{cell}");
+            }
+            BlockChange::Left { was_rank } => {
+                assert!(class.contains("left"), "{class}");
+                assert!(cell.contains(&format!("#{was_rank}")), "{cell}");
+            }
+            BlockChange::Moved {
+                was_rank,
+                accepted_rank,
+            } => {
+                assert!(class.contains("moved"), "{class}");
+                assert!(
+                    cell.contains(&format!("#{was_rank} → #{accepted_rank}")),
+                    "{cell}"
+                );
+            }
+        }
+    }
 }
 
 #[wasm_bindgen_test]

@@ -1,10 +1,10 @@
 //! Baseline comparison: pin the current knobs, keep moving them, and see what changed.
 
-use crate::components::distribution::Counts;
 use crate::format::{level_class, LEVELS};
 use crate::persist::settings_pairs;
 use crate::state::{AppState, Shared, View};
 use leptos::prelude::*;
+use ragtrace_core::compare::level_changes;
 use ragtrace_core::{Analysis, ConfigError};
 
 /// The knob settings the baseline froze, as `key=value` text.
@@ -56,28 +56,6 @@ pub fn PinControls() -> impl IntoView {
     }
 }
 
-/// The traces whose level differs between baseline and current: (index, name, baseline, current).
-fn changed_traces(
-    baseline: &Analysis,
-    current: &Analysis,
-) -> Vec<(usize, String, &'static str, &'static str)> {
-    baseline
-        .traces
-        .iter()
-        .zip(&current.traces)
-        .enumerate()
-        .filter(|(_, (b, c))| b.relevance_level != c.relevance_level)
-        .map(|(i, (b, c))| {
-            (
-                i,
-                c.name().into_owned(),
-                b.relevance_level.as_str(),
-                c.relevance_level.as_str(),
-            )
-        })
-        .collect()
-}
-
 /// Baseline and current analyses of the same batch.
 type Pair = (Shared<Analysis>, Shared<Analysis>);
 
@@ -105,15 +83,15 @@ pub fn BaselineComparison() -> impl IntoView {
             }
             .into_any(),
             Ok((baseline, current)) => {
-                let before = Counts::scopes(&baseline.summary);
-                let after = Counts::scopes(&current.summary);
-                let changed = changed_traces(&baseline, &current);
+                let before = baseline.summary.scopes();
+                let after = current.summary.scopes();
+                let changed = level_changes(&baseline, &current);
                 let total = changed.len();
                 let header = before
                     .iter()
-                    .map(|c| {
+                    .map(|(scope, _)| {
                         view! {
-                            <th scope="colgroup" colspan="2" class="scope">{c.scope}</th>
+                            <th scope="colgroup" colspan="2" class="scope">{*scope}</th>
                         }
                     })
                     .collect_view();
@@ -128,8 +106,8 @@ pub fn BaselineComparison() -> impl IntoView {
                         let cells = before
                             .iter()
                             .zip(&after)
-                            .map(|(b, a)| {
-                                let (then, now) = (b.level(name), a.level(name));
+                            .map(|((_, b), (_, a))| {
+                                let (then, now) = (b.recomputed(name), a.recomputed(name));
                                 view! {
                                     <td class="num">{then}</td>
                                     <td class="num" class:changed=then != now>{now}</td>
@@ -147,7 +125,9 @@ pub fn BaselineComparison() -> impl IntoView {
                 let listed = changed
                     .into_iter()
                     .take(LISTED)
-                    .map(|(index, name, then, now)| {
+                    .map(|change| {
+                        let index = change.index;
+                        let (then, now) = (change.baseline.as_str(), change.current.as_str());
                         view! {
                             <li>
                                 <button
@@ -155,7 +135,7 @@ pub fn BaselineComparison() -> impl IntoView {
                                     class="link"
                                     on:click=move |_| state.view.set(View::Trace(index))
                                 >
-                                    {name}
+                                    {change.name}
                                 </button>
                                 " "
                                 <span class=level_class(then)>{then}</span>

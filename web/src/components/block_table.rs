@@ -2,16 +2,9 @@
 
 use crate::format::number;
 use leptos::prelude::*;
+use ragtrace_core::compare::BlockChange;
 use ragtrace_core::label::CanonicalLabel;
 use ragtrace_core::{Block, Status, TraceAnalysis};
-
-/// How a block's acceptance changed against the pinned baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BaselineChange {
-    Same,
-    Entered,
-    Left,
-}
 
 /// What the score means for this label: an L2 distance, or a fused score that is not used.
 fn score_meaning(block: &Block) -> String {
@@ -50,7 +43,7 @@ fn status_class(status: Status) -> &'static str {
 pub fn BlockTable(
     trace: TraceAnalysis,
     /// One entry per block when a baseline is pinned.
-    changes: Option<Vec<BaselineChange>>,
+    changes: Option<Vec<BlockChange>>,
 ) -> impl IntoView {
     let pinned = changes.is_some();
     let rows = trace
@@ -60,7 +53,7 @@ pub fn BlockTable(
             let change = changes
                 .as_ref()
                 .and_then(|c| c.get(i).copied())
-                .unwrap_or(BaselineChange::Same);
+                .unwrap_or(BlockChange::Same);
             block_row(block, change, pinned)
         })
         .collect_view();
@@ -92,7 +85,7 @@ pub fn BlockTable(
 
 /// A plain function rather than a component: the block borrows the analysis, and
 /// everything the row shows is copied out of it here.
-fn block_row(block: Block<'_>, change: BaselineChange, pinned: bool) -> AnyView {
+fn block_row(block: Block<'_>, change: BlockChange, pinned: bool) -> AnyView {
     let c = block.candidate;
     let rank = block
         .original_rank
@@ -140,17 +133,24 @@ fn block_row(block: Block<'_>, change: BaselineChange, pinned: bool) -> AnyView 
     let title = c.title.as_deref().map(str::to_owned);
     let change_cell = pinned.then(|| {
         let (class, text) = match change {
-            BaselineChange::Same => ("", ""),
-            BaselineChange::Entered => ("entered", "entered"),
-            BaselineChange::Left => ("left", "left"),
+            BlockChange::Same => ("", String::new()),
+            BlockChange::Entered { accepted_rank } => {
+                ("entered", format!("entered as #{accepted_rank}"))
+            }
+            BlockChange::Left { was_rank } => ("left", format!("left (was #{was_rank})")),
+            BlockChange::Moved {
+                was_rank,
+                accepted_rank,
+            } => ("moved", format!("moved #{was_rank} → #{accepted_rank}")),
         };
         view! { <td class=format!("baseline-change {class}")>{text}</td> }
     });
     view! {
         <tr
             class=format!("block-row row-{}", block.status.as_str())
-            class:entered=change == BaselineChange::Entered
-            class:left=change == BaselineChange::Left
+            class:entered=matches!(change, BlockChange::Entered { .. })
+            class:left=matches!(change, BlockChange::Left { .. })
+            class:moved=matches!(change, BlockChange::Moved { .. })
         >
             <td class="num">
                 {rank}

@@ -1,32 +1,14 @@
 //! One trace: who asked what, the outcome recomputed beside the recorded one,
 //! the stages, every block, the recorded evidence, and the trace's diagnostics.
 
-use crate::components::block_table::{BaselineChange, BlockTable};
+use crate::components::block_table::BlockTable;
 use crate::components::waterfall::Waterfall;
 use crate::format::{self, level_class, number, optional_bool, optional_number, yes_no};
 use crate::state::{AppState, View};
 use leptos::prelude::*;
+use ragtrace_core::compare::block_changes;
 use ragtrace_core::diagnostic::Severity;
-use ragtrace_core::{EvidenceComparison, Status, TraceAnalysis};
-
-/// For each block: did it enter or leave the accepted set against the baseline?
-/// Blocks are matched by their position in the input, which no setting changes.
-fn baseline_changes(current: &TraceAnalysis, baseline: &TraceAnalysis) -> Vec<BaselineChange> {
-    current
-        .blocks()
-        .map(|block| {
-            let was = baseline
-                .blocks()
-                .find(|b| b.candidate.input_index == block.candidate.input_index)
-                .is_some_and(|b| b.status == Status::Accepted);
-            match (was, block.status == Status::Accepted) {
-                (false, true) => BaselineChange::Entered,
-                (true, false) => BaselineChange::Left,
-                _ => BaselineChange::Same,
-            }
-        })
-        .collect()
-}
+use ragtrace_core::{EvidenceComparison, TraceAnalysis};
 
 #[component]
 pub fn TraceView(index: usize) -> impl IntoView {
@@ -54,7 +36,7 @@ pub fn TraceView(index: usize) -> impl IntoView {
             .get()
             .and_then(Result::ok)
             .and_then(|b| b.traces.get(index).cloned());
-        let changes = baseline.as_ref().map(|b| baseline_changes(&trace, b));
+        let changes = baseline.as_ref().map(|b| block_changes(b, &trace));
         let baseline_level = baseline.as_ref().map(|b| b.relevance_level.as_str());
         let total = count();
         view! {

@@ -1,9 +1,10 @@
 //! The recorded -> recomputed transition matrix, for all traces or one mode.
 
-use crate::components::distribution::Counts;
 use crate::format::{level_class, LEVELS};
 use crate::state::AppState;
 use leptos::prelude::*;
+use ragtrace_core::batch::SCOPES;
+use ragtrace_core::{Level, ModeSummary};
 
 #[component]
 pub fn Transitions() -> impl IntoView {
@@ -12,34 +13,20 @@ pub fn Transitions() -> impl IntoView {
     let counts = Memo::new(move |_| {
         state.analysis.with(|a| {
             a.as_ref()
-                .and_then(|a| Counts::scopes(&a.summary).into_iter().nth(scope.get()))
+                .and_then(|a| a.summary.scopes().into_iter().nth(scope.get()))
+                .map(|(_, counts)| counts)
         })
     });
     // The recorded levels that head the rows; `None` without an analysis. Knobs do
     // not change what was recorded, so moving one only updates the cells' numbers.
-    let rows = Memo::new(move |_| {
-        counts.with(|c| {
-            c.as_ref().map(|c| {
-                if c.transitions.is_empty() {
-                    return Vec::new();
-                }
-                let mut from: Vec<String> = LEVELS
-                    .iter()
-                    .map(|l| l.as_str().to_owned())
-                    .filter(|l| c.recorded(l) > 0)
-                    .collect();
-                from.extend(c.other_recorded());
-                from
-            })
-        })
-    });
-    let scope_names = ["all", "dense", "hybrid"];
+    let rows = Memo::new(move |_| counts.with(|c| c.as_ref().map(ModeSummary::transition_keys)));
+
     view! {
         <section class="panel transitions" aria-labelledby="transitions-title">
             <div class="panel-title-row">
                 <h2 id="transitions-title">"Recorded → recomputed"</h2>
                 <div class="segments" role="group" aria-label="Mode">
-                    {scope_names
+                    {SCOPES
                         .into_iter()
                         .enumerate()
                         .map(|(i, name)| {
@@ -104,17 +91,13 @@ pub fn Transitions() -> impl IntoView {
 }
 
 /// One recorded level's row of the matrix; each cell reads its current count.
-fn transition_row(counts: Memo<Option<Counts>>, recorded: String) -> impl IntoView {
-    let cells = LEVELS
-        .iter()
+fn transition_row(counts: Memo<Option<ModeSummary>>, recorded: String) -> impl IntoView {
+    let cells = Level::ALL
+        .into_iter()
         .map(|to| {
-            let key = format!("{recorded}->{}", to.as_str());
+            let from = recorded.clone();
             let n = Memo::new(move |_| {
-                counts.with(|c| {
-                    c.as_ref()
-                        .and_then(|c| c.transitions.get(&key).copied())
-                        .unwrap_or(0)
-                })
+                counts.with(|c| c.as_ref().map_or(0, |c| c.transition(&from, to)))
             });
             let same = recorded == to.as_str();
             view! {
