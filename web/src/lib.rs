@@ -26,8 +26,10 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(restored.documents, restored.paste, restored.settings);
     persist::apply_hash(state, restored.hash);
     provide_context(state);
-    provide_context(components::golden::GoldenState::new(state));
+    let golden = components::golden::GoldenState::new(state, restored.cases);
+    provide_context(golden);
     persist::keep_in_sync(state);
+    persist::keep_cases_in_sync(state, golden);
     accept_dropped_files(state);
 
     view! {
@@ -224,6 +226,7 @@ fn BatchView() -> impl IntoView {
 #[component]
 fn Downloads() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let golden = expect_context::<components::golden::GoldenState>();
     let download_json = move |_| {
         let Some(analysis) = state.analysis.get_untracked() else {
             return;
@@ -252,13 +255,17 @@ fn Downloads() -> impl IntoView {
     };
     view! {
         <div class="header-actions">
-            <button type="button" on:click=download_json>"Download analysis (JSON)"</button>
-            <button type="button" on:click=download_csv>"Download trace list (CSV)"</button>
+            <button type="button" id="download-json" on:click=download_json>
+                "Download analysis (JSON)"
+            </button>
+            <button type="button" id="download-csv" on:click=download_csv>
+                "Download trace list (CSV)"
+            </button>
             <button
                 type="button"
                 class="quiet"
-                title="Forget the input and settings this browser remembers, and return to the opening sample"
-                on:click=move |_| persist::forget(state)
+                title="Forget the input, cases and settings this browser remembers, and return to the opening sample"
+                on:click=move |_| persist::forget(state, golden)
             >
                 "Clear saved input"
             </button>

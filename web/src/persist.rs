@@ -5,6 +5,7 @@
 //! into a URL (they often hold private data); they are remembered only in this
 //! browser's localStorage, with the knobs, until the user clears them.
 
+use crate::components::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::samples::Sample;
 use crate::state::{
     opening_document, AppState, Document, ListControls, ModeFilter, Origin, Sort, SortKey, View,
@@ -18,6 +19,8 @@ use std::sync::Arc;
 const DOCUMENTS_KEY: &str = "ragtrace.v1.documents";
 const PASTE_KEY: &str = "ragtrace.v1.paste";
 const SETTINGS_KEY: &str = "ragtrace.v1.settings";
+/// The Golden tab's cases file: `{"source": ..., "text": ...}`.
+const CASES_KEY: &str = "ragtrace.v1.cases";
 
 /// Browsers give a page about 5 MB of localStorage (UTF-16); larger input is not
 /// remembered rather than half-remembered.
@@ -263,6 +266,12 @@ fn decode_settings(text: &str) -> Settings {
 }
 
 #[derive(Serialize, Deserialize)]
+struct StoredCases {
+    source: String,
+    text: String,
+}
+
+#[derive(Serialize, Deserialize)]
 struct StoredDocument {
     name: String,
     /// A built-in sample is remembered by name, not by its text.
@@ -286,6 +295,8 @@ fn current_hash() -> String {
 pub struct Restored {
     pub documents: Vec<Document>,
     pub paste: String,
+    /// The Golden tab's cases file: (source name, text).
+    pub cases: Option<(String, String)>,
     pub settings: Settings,
     pub hash: HashState,
 }
@@ -320,6 +331,9 @@ pub fn restore() -> Restored {
         }
     }
     let paste = get(PASTE_KEY).unwrap_or_default();
+    let cases = get(CASES_KEY)
+        .and_then(|saved| serde_json::from_str::<StoredCases>(&saved).ok())
+        .map(|c| (c.source, c.text));
     if documents.is_empty() && paste.trim().is_empty() {
         documents.push(opening_document(1));
     }
@@ -333,6 +347,7 @@ pub fn restore() -> Restored {
     Restored {
         documents,
         paste,
+        cases,
         settings,
         hash,
     }
@@ -423,6 +438,26 @@ pub fn keep_in_sync(state: AppState) {
     on_cleanup(move || handle.remove());
 }
 
+/// Remembers the Golden tab's cases file as the paste is remembered.
+pub fn keep_cases_in_sync(state: AppState, golden: GoldenState) {
+    Effect::new(move |_| {
+        let stored = golden.text.with(|text| {
+            (!text.trim().is_empty()).then(|| StoredCases {
+                source: golden.source.get(),
+                text: text.clone(),
+            })
+        });
+        let json = stored.and_then(|cases| serde_json::to_string(&cases).ok());
+        match json {
+            Some(json) if json.len() > STORE_LIMIT => {
+                save(state, CASES_KEY, None);
+                state.notice.set(Some(TOO_LARGE.to_owned()));
+            }
+            json => save(state, CASES_KEY, json),
+        }
+    });
+}
+
 /// Applies a decoded hash to the state (at start and when the user edits it).
 pub fn apply_hash(state: AppState, hash: HashState) {
     if let Some(settings) = hash.settings {
@@ -457,14 +492,15 @@ fn save(state: AppState, key: &str, value: Option<String>) {
     }
 }
 
-/// Forgets saved input and knobs, and returns the page to its opening state.
-pub fn forget(state: AppState) {
+/// Forgets saved input, cases and knobs, and returns the page to its opening state.
+pub fn forget(state: AppState, golden: GoldenState) {
     if let Some(store) = storage() {
-        for key in [DOCUMENTS_KEY, PASTE_KEY, SETTINGS_KEY] {
+        for key in [DOCUMENTS_KEY, PASTE_KEY, SETTINGS_KEY, CASES_KEY] {
             let _ = store.remove_item(key);
         }
     }
     state.reset_input();
+    golden.load(PASTED_CASES_SOURCE.to_owned(), String::new());
     state.settings.set(Settings::default());
     state.baseline.set(None);
     state.notice.set(Some(

@@ -248,3 +248,37 @@ async fn sample_cases_with_their_traces_work_from_the_opening_page() {
     );
     assert_shows(&root, &expected(&Settings::default()));
 }
+
+#[wasm_bindgen_test]
+async fn the_cases_file_survives_a_reload_until_cleared() {
+    let (root, app) = mount_fresh();
+    settle().await;
+    for sample in ["dense", "hybrid-legacy", "lookup"] {
+        click(&root, &format!("button[data-sample=\"{sample}\"]"));
+        settle().await;
+    }
+    click(&root, "#tab-golden");
+    settle().await;
+    click(&root, "#golden-sample");
+    settle().await;
+    assert!(stored("ragtrace.v1.cases").is_some());
+    drop(app);
+    root.remove();
+
+    // The tab, the traces and the cases come back: the same report as before.
+    let (root, app) = mount_again();
+    settle().await;
+    assert!(text(&root, "#golden-source").contains("golden-cases-sample.json"));
+    assert_shows(&root, &expected(&Settings::default()));
+
+    click(&root, ".header-actions button.quiet");
+    settle().await;
+    assert_eq!(stored("ragtrace.v1.cases"), None);
+    drop(app);
+    root.remove();
+    let (root, _app) = mount_again();
+    settle().await;
+    click(&root, "#tab-golden");
+    settle().await;
+    assert!(find_all(&root, "#golden-case-table tbody tr").is_empty());
+}

@@ -49,9 +49,12 @@ pub struct GoldenState {
 }
 
 impl GoldenState {
-    pub fn new(state: AppState) -> Self {
-        let text = RwSignal::new(String::new());
-        let source = RwSignal::new(PASTED_CASES_SOURCE.to_owned());
+    /// `restored`: the cases file this browser remembered (source name, text).
+    pub fn new(state: AppState, restored: Option<(String, String)>) -> Self {
+        let (name, text) =
+            restored.unwrap_or_else(|| (PASTED_CASES_SOURCE.to_owned(), String::new()));
+        let text = RwSignal::new(text);
+        let source = RwSignal::new(name);
         let cases = Memo::new(move |_| {
             let name = source.get();
             text.with(|text| {
