@@ -209,15 +209,100 @@ fn trace(rng: &mut Rng, index: usize, candidates: usize) -> Value {
     Value::Object(t)
 }
 
+fn traces(count: usize, candidates_per_trace: usize, seed: u64) -> Vec<Value> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|i| trace(&mut rng, i + 1, candidates_per_trace))
+        .collect()
+}
+
 /// `{"traces": [...]}` with `traces` traces of `candidates_per_trace` candidates each:
 /// 60% hybrid, some legacy labels, snake_case spellings, finalScores, duplicates,
 /// category filters and recorded options. About 300 bytes per candidate.
-pub fn generate_batch(traces: usize, candidates_per_trace: usize, seed: u64) -> String {
-    let mut rng = Rng(seed);
-    let all: Vec<Value> = (0..traces)
-        .map(|i| trace(&mut rng, i + 1, candidates_per_trace))
-        .collect();
-    json!({ "traces": all }).to_string()
+pub fn generate_batch(trace_count: usize, candidates_per_trace: usize, seed: u64) -> String {
+    json!({ "traces": traces(trace_count, candidates_per_trace, seed) }).to_string()
+}
+
+/// A field of a generated candidate or trace under either spelling.
+fn field<'a>(object: &'a Value, camel: &str, snake: &str) -> Option<&'a Value> {
+    object.get(camel).or_else(|| object.get(snake))
+}
+
+/// A golden cases file (contract section 6) for the batch `generate_batch` makes with
+/// the same arguments: one case for every fifth trace, linked by its query, plus one
+/// case no trace answers. The expected document is the first candidate's (usually
+/// found: strong or medium), a deep candidate's (found or not depending on `returnN`
+/// and the per-document cap), both, or a document the trace never retrieved (a miss);
+/// keywords come from that candidate's excerpt, and some cases expect its breadcrumb.
+pub fn generate_cases(trace_count: usize, candidates_per_trace: usize, seed: u64) -> String {
+    let mut rng = Rng(seed ^ 0x00C0_FFEE);
+    let mut cases = Vec::new();
+    for (i, t) in traces(trace_count, candidates_per_trace, seed)
+        .iter()
+        .enumerate()
+        .step_by(5)
+    {
+        let Some(candidates) = t.get("candidates").and_then(Value::as_array) else {
+            continue;
+        };
+        if candidates.is_empty() {
+            continue;
+        }
+        let deep = candidates.len() / 2 + rng.below((candidates.len() / 2).max(1) as u64) as usize;
+        let doc_of = |at: usize| {
+            candidates
+                .get(at)
+                .and_then(|c| field(c, "docId", "doc_id"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let (kind, expected, source) = match rng.below(10) {
+            0..=3 => ("top", vec![doc_of(0)], 0),
+            4..=6 => ("deep", vec![doc_of(deep)], deep),
+            7 => ("top and deep", vec![doc_of(0), doc_of(deep)], deep),
+            _ => (
+                "never retrieved",
+                vec![Some(format!("doc-absent-{}", i + 1))],
+                0,
+            ),
+        };
+        let expected: Vec<String> = expected.into_iter().flatten().collect();
+        let candidate = &candidates[source.min(candidates.len() - 1)];
+        let keywords: Vec<String> = candidate
+            .get("excerpt")
+            .and_then(Value::as_str)
+            .map(|text| text.split(' ').take(2).map(str::to_owned).collect())
+            .unwrap_or_default();
+        let breadcrumbs: Vec<&str> = if rng.chance(50) {
+            candidate
+                .get("breadcrumb")
+                .and_then(Value::as_str)
+                .into_iter()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let request = field(t, "requestId", "request_id")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        cases.push(json!({
+            "caseId": format!("case-{request}"),
+            "query": t.get("query"),
+            "expectedDocIds": expected,
+            "expectedBreadcrumbs": breadcrumbs,
+            "expectedKeywords": keywords,
+            "notes": format!("expects the {kind} document of {request}"),
+        }));
+    }
+    cases.push(json!({
+        "caseId": "case-unanswered",
+        "query": "a question no generated trace asked",
+        "expectedDocIds": ["doc-absent"],
+        "expectedBreadcrumbs": [],
+        "expectedKeywords": [],
+        "notes": "no trace has this query: a miss",
+    }));
+    serde_json::to_string_pretty(&json!({ "cases": cases })).unwrap_or_default()
 }
 
 /// The same traces as JSON Lines, one trace per line.
@@ -247,5 +332,35 @@ mod tests {
         let lines = crate::input::parse_document("gen.jsonl", &generate_jsonl(4, 3, 1));
         assert!(lines.errors.is_empty());
         assert_eq!(lines.traces.len(), 4);
+    }
+
+    /// The generated cases link to the generated traces and reach every level.
+    #[test]
+    fn generated_cases_fit_the_generated_batch() {
+        let text = generate_cases(500, 8, 42);
+        assert_eq!(text, generate_cases(500, 8, 42));
+        let cases = match crate::golden::parse_cases("cases", &text) {
+            Ok(cases) => cases,
+            Err(errors) => panic!("{errors:?}"),
+        };
+        assert_eq!(cases.cases.len(), 101);
+        assert!(cases.diagnostics.is_empty(), "{:?}", cases.diagnostics);
+        let batch = crate::input::parse_document("gen", &generate_batch(500, 8, 42));
+        let analysis = match crate::analysis::analyze(&batch, &crate::Settings::default(), false) {
+            Ok(analysis) => analysis,
+            Err(err) => panic!("{err}"),
+        };
+        let report = crate::golden::evaluate_analysis(&cases, &analysis);
+        let levels = &report.summary.levels;
+        assert!(
+            levels.strong > 0 && levels.medium > 0 && levels.weak > 0 && levels.miss > 0,
+            "{levels:?}"
+        );
+        let linked = report
+            .cases
+            .iter()
+            .filter(|c| c.trace_name.is_some())
+            .count();
+        assert_eq!(linked, 100);
     }
 }

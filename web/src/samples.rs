@@ -90,3 +90,19 @@ fn generated_text() -> Arc<str> {
     })
     .clone()
 }
+
+/// Golden cases written for the generated batch (`testdata::generate_cases`).
+pub fn generated_cases() -> Arc<str> {
+    static TEXT: OnceLock<Arc<str>> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        Arc::from(ragtrace_core::testdata::generate_cases(
+            GENERATED_TRACES,
+            GENERATED_CANDIDATES_PER_TRACE,
+            GENERATED_SEED,
+        ))
+    })
+    .clone()
+}
+
+/// The source name the generated cases are reported under.
+pub const GENERATED_CASES_SOURCE: &str = "generated-500-cases.json";

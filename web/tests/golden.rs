@@ -11,6 +11,7 @@ use ragtrace_core::input::parse_documents;
 use ragtrace_core::{analyze, Settings};
 use ragtrace_web::components::golden::{SAMPLE_GOLDEN_CASES, SAMPLE_GOLDEN_SOURCE};
 use ragtrace_web::format::number;
+use ragtrace_web::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
 use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -281,4 +282,28 @@ async fn the_cases_file_survives_a_reload_until_cleared() {
     click(&root, "#tab-golden");
     settle().await;
     assert!(find_all(&root, "#golden-case-table tbody tr").is_empty());
+}
+
+/// A first visitor's Golden tab: the generated batch the page opens with, and the
+/// cases written for it, evaluated as the core evaluates them.
+#[wasm_bindgen_test]
+async fn the_generated_batch_has_cases_of_its_own() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "#tab-golden");
+    settle().await;
+    click(&root, "#golden-generated");
+    settle().await;
+    let docs = vec![(
+        Sample::Generated.file_name().to_owned(),
+        Sample::Generated.text().to_string(),
+    )];
+    let analysis = analyze(&parse_documents(&docs), &Settings::default(), true).unwrap();
+    let cases = golden::parse_cases(GENERATED_CASES_SOURCE, &generated_cases()).unwrap();
+    let want = golden::evaluate_analysis(&cases, &analysis);
+    let levels = &want.summary.levels;
+    assert!(levels.strong > 0 && levels.medium > 0 && levels.weak > 0 && levels.miss > 0);
+    assert_shows(&root, &want);
+    // Only the one batch: the button did not load it a second time.
+    assert_eq!(find_all(&root, ".file-list li").len(), 1);
 }

@@ -6,8 +6,8 @@
 use crate::browser;
 use crate::components::error_panel::InputErrorItem;
 use crate::format::{count, number, optional_number};
-use crate::samples::Sample;
-use crate::state::{AppState, Shared, View};
+use crate::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
+use crate::state::{AppState, Origin, Shared, View};
 use leptos::html;
 use leptos::prelude::*;
 use ragtrace_core::diagnostic::{InputError, Severity};
@@ -201,6 +201,31 @@ fn GoldenInput() -> impl IntoView {
                     }
                 >
                     "…with their traces"
+                </button>
+                <button
+                    type="button"
+                    class="quiet"
+                    id="golden-generated"
+                    title="Cases written for the generated 500-trace batch (loaded too if it is not)"
+                    on:click=move |_| {
+                        let loaded = state
+                            .documents
+                            .with_untracked(|docs| {
+                                docs.iter()
+                                    .any(|d| {
+                                        matches!(
+                                            d.origin, Origin::Sample { sample : Sample::Generated, .. }
+                                        )
+                                    })
+                            });
+                        if !loaded {
+                            state.add_sample(Sample::Generated);
+                        }
+                        golden.load(GENERATED_CASES_SOURCE.to_owned(), generated_cases().to_string());
+                        state.view.set(View::Golden);
+                    }
+                >
+                    "Cases for the generated batch"
                 </button>
                 <span class="hint" id="golden-source">
                     {move || {
