@@ -3,6 +3,7 @@
 //! No `rand` dependency: a SplitMix64 generator seeded by the caller, so the same
 //! arguments always give the same text on every platform.
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 /// SplitMix64: tiny, fast, good enough to vary test data.
@@ -223,6 +224,24 @@ pub fn generate_batch(trace_count: usize, candidates_per_trace: usize, seed: u64
     json!({ "traces": traces(trace_count, candidates_per_trace, seed) }).to_string()
 }
 
+/// One case of a generated cases file (contract section 6). Typed rather than built
+/// with `json!`: the page ships this code, and the typed form is the smaller one.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GeneratedCase {
+    case_id: String,
+    query: String,
+    expected_doc_ids: Vec<String>,
+    expected_breadcrumbs: Vec<String>,
+    expected_keywords: Vec<String>,
+    notes: String,
+}
+
+#[derive(Serialize)]
+struct CasesFile {
+    cases: Vec<GeneratedCase>,
+}
+
 /// A field of a generated candidate or trace under either spelling.
 fn field<'a>(object: &'a Value, camel: &str, snake: &str) -> Option<&'a Value> {
     object.get(camel).or_else(|| object.get(snake))
@@ -273,10 +292,11 @@ pub fn generate_cases(trace_count: usize, candidates_per_trace: usize, seed: u64
             .and_then(Value::as_str)
             .map(|text| text.split(' ').take(2).map(str::to_owned).collect())
             .unwrap_or_default();
-        let breadcrumbs: Vec<&str> = if rng.chance(50) {
+        let breadcrumbs: Vec<String> = if rng.chance(50) {
             candidate
                 .get("breadcrumb")
                 .and_then(Value::as_str)
+                .map(str::to_owned)
                 .into_iter()
                 .collect()
         } else {
@@ -285,24 +305,28 @@ pub fn generate_cases(trace_count: usize, candidates_per_trace: usize, seed: u64
         let request = field(t, "requestId", "request_id")
             .and_then(Value::as_str)
             .unwrap_or("");
-        cases.push(json!({
-            "caseId": format!("case-{request}"),
-            "query": t.get("query"),
-            "expectedDocIds": expected,
-            "expectedBreadcrumbs": breadcrumbs,
-            "expectedKeywords": keywords,
-            "notes": format!("expects the {kind} document of {request}"),
-        }));
+        cases.push(GeneratedCase {
+            case_id: format!("case-{request}"),
+            query: t
+                .get("query")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            expected_doc_ids: expected,
+            expected_breadcrumbs: breadcrumbs,
+            expected_keywords: keywords,
+            notes: format!("expects the {kind} document of {request}"),
+        });
     }
-    cases.push(json!({
-        "caseId": "case-unanswered",
-        "query": "a question no generated trace asked",
-        "expectedDocIds": ["doc-absent"],
-        "expectedBreadcrumbs": [],
-        "expectedKeywords": [],
-        "notes": "no trace has this query: a miss",
-    }));
-    serde_json::to_string_pretty(&json!({ "cases": cases })).unwrap_or_default()
+    cases.push(GeneratedCase {
+        case_id: "case-unanswered".to_owned(),
+        query: "a question no generated trace asked".to_owned(),
+        expected_doc_ids: vec!["doc-absent".to_owned()],
+        expected_breadcrumbs: Vec::new(),
+        expected_keywords: Vec::new(),
+        notes: "no trace has this query: a miss".to_owned(),
+    });
+    serde_json::to_string_pretty(&CasesFile { cases }).unwrap_or_default()
 }
 
 /// The same traces as JSON Lines, one trace per line.

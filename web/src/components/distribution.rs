@@ -1,7 +1,7 @@
 //! The relevance-level distribution: recomputed beside recorded, with the change
 //! per level, for the whole batch and per mode; lowQuality and retryUnfiltered counts.
 
-use crate::format::{level_class, LEVELS};
+use crate::format::level_class;
 use crate::state::AppState;
 use leptos::prelude::*;
 use ragtrace_core::batch::SCOPES;
@@ -26,17 +26,6 @@ pub fn Distribution() -> impl IntoView {
         state
             .analysis
             .with(|a| a.as_ref().map(|a| a.summary.scopes()))
-    });
-    // The rows: the five levels, then any other recorded spelling. A knob changes
-    // neither, so moving one leaves the table's cells in place and updates their
-    // numbers, instead of rebuilding it.
-    let row_names = Memo::new(move |_| {
-        scopes.with(|s| {
-            s.as_ref().map_or_else(
-                || LEVELS.iter().map(|l| l.as_str().to_owned()).collect(),
-                |[(_, all), ..]| all.distribution_keys(),
-            )
-        })
     });
     let of_scope = move |scope: usize, f: fn(&ModeSummary) -> usize| {
         move || {
@@ -86,11 +75,17 @@ pub fn Distribution() -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || {
-                            row_names
-                                .get()
-                                .into_iter()
-                                .map(|name| level_row(scopes, name))
-                                .collect_view()
+                            scopes.with(|s| {
+                                let Some(scopes) = s.as_ref() else {
+                                    return Vec::new();
+                                };
+                                scopes[0]
+                                    .1
+                                    .distribution_keys()
+                                    .into_iter()
+                                    .map(|name| level_row(scopes, name))
+                                    .collect::<Vec<_>>()
+                            })
                         }}
                     </tbody>
                 </table>
@@ -128,40 +123,19 @@ pub fn Distribution() -> impl IntoView {
     }
 }
 
-/// One level's row: recorded, recomputed and change per scope, each cell reading
-/// the current counts itself.
-fn level_row(scopes: Memo<Option<Scopes>>, name: String) -> impl IntoView {
-    let cells = SCOPES
+/// One level's row: recorded, recomputed and change per scope. Rebuilt when the
+/// counts change (a few dozen cells).
+fn level_row(scopes: &Scopes, name: String) -> impl IntoView + use<> {
+    let cells = scopes
         .iter()
-        .enumerate()
-        .map(|(i, scope)| {
-            // (recomputed, recorded, change): a memo, so a count that did not move
-            // updates nothing.
-            let counts = {
-                let name = name.clone();
-                Memo::new(move |_| {
-                    scopes.with(|s| {
-                        s.as_ref()
-                            .and_then(|s| s.get(i))
-                            .map_or((0, 0, 0), |(_, m)| {
-                                (m.recomputed(&name), m.recorded(&name), m.change(&name))
-                            })
-                    })
-                })
-            };
+        .map(|(scope, m)| {
+            let (recomputed, recorded, change) =
+                (m.recomputed(&name), m.recorded(&name), m.change(&name));
             view! {
-                <td class="num" data-scope=*scope data-kind="recorded">
-                    {move || counts.get().1}
-                </td>
-                <td class="num" data-scope=*scope data-kind="recomputed">
-                    {move || counts.get().0}
-                </td>
-                <td
-                    class="num delta"
-                    class:up=move || counts.get().2.is_positive()
-                    class:down=move || counts.get().2.is_negative()
-                >
-                    {move || signed(counts.get().2)}
+                <td class="num" data-scope=*scope data-kind="recorded">{recorded}</td>
+                <td class="num" data-scope=*scope data-kind="recomputed">{recomputed}</td>
+                <td class="num delta" class:up=change.is_positive() class:down=change.is_negative()>
+                    {signed(change)}
                 </td>
             }
         })

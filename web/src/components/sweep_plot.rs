@@ -145,8 +145,6 @@ pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>
     let line_kinds = Memo::new(move |_| {
         lines.with(|ls| ls.iter().map(|l| (l.name, l.class)).collect::<Vec<_>>())
     });
-    let marker_kinds: Vec<(&'static str, &'static str)> =
-        markers.with_untracked(|m| m.iter().map(|m| (m.name, m.class)).collect());
     let table_open = RwSignal::new(false);
     view! {
         <figure class="sweep-figure">
@@ -192,25 +190,27 @@ pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>
                 >
                     // Flip the vertical axis: fraction 1 at the top.
                     <g transform="matrix(1 0 0 -1 0 1)">
-                        {(0..marker_kinds.len())
-                            .map(|i| {
-                                let (name, class) = marker_kinds[i];
-                                let at = move || markers.with(|m| m.get(i).map_or(0.0, |m| m.at));
-                                view! {
-                                    <line
-                                        class=format!("marker {class}")
-                                        data-marker=name
-                                        x1=at
-                                        x2=at
-                                        y1="0"
-                                        y2="1"
-                                        vector-effect="non-scaling-stroke"
-                                    >
-                                        <title>{move || format!("{name} = {}", number(at()))}</title>
-                                    </line>
-                                }
-                            })
-                            .collect_view()}
+                        {move || {
+                            markers
+                                .get()
+                                .into_iter()
+                                .map(|m| {
+                                    view! {
+                                        <line
+                                            class=format!("marker {}", m.class)
+                                            data-marker=m.name
+                                            x1=m.at
+                                            x2=m.at
+                                            y1="0"
+                                            y2="1"
+                                            vector-effect="non-scaling-stroke"
+                                        >
+                                            <title>{format!("{} = {}", m.name, number(m.at))}</title>
+                                        </line>
+                                    }
+                                })
+                                .collect_view()
+                        }}
                         {move || {
                             line_kinds
                                 .get()
@@ -251,17 +251,19 @@ pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>
                         })
                         .collect_view()
                 }}
-                {(0..marker_kinds.len())
-                    .map(|i| {
-                        let (name, class) = marker_kinds[i];
-                        let at = move || markers.with(|m| m.get(i).map_or(0.0, |m| m.at));
-                        view! {
-                            <span class=format!("legend-item {class}")>
-                                {move || format!("{name} {}", number(at()))}
-                            </span>
-                        }
-                    })
-                    .collect_view()}
+                {move || {
+                    markers
+                        .get()
+                        .into_iter()
+                        .map(|m| {
+                            view! {
+                                <span class=format!("legend-item {}", m.class)>
+                                    {format!("{} {}", m.name, number(m.at))}
+                                </span>
+                            }
+                        })
+                        .collect_view()
+                }}
             </figcaption>
             <details
                 class="sweep-table"

@@ -75,10 +75,15 @@ pub fn Transitions() -> impl IntoView {
                                     </tr>
                                 </thead>
                                 <tbody>
-                                    {rows
-                                        .into_iter()
-                                        .map(|recorded| transition_row(counts, recorded))
-                                        .collect_view()}
+                                    {move || {
+                                        counts.with(|c| {
+                                            c.as_ref().map(|c| {
+                                                rows.iter()
+                                                    .map(|recorded| transition_row(c, recorded))
+                                                    .collect::<Vec<_>>()
+                                            })
+                                        })
+                                    }}
                                 </tbody>
                             </table>
                         </div>
@@ -90,23 +95,18 @@ pub fn Transitions() -> impl IntoView {
     }
 }
 
-/// One recorded level's row of the matrix; each cell reads its current count.
-fn transition_row(counts: Memo<Option<ModeSummary>>, recorded: String) -> impl IntoView {
+/// One recorded level's row of the matrix, rebuilt when the counts change (the
+/// rows themselves, what was recorded, stay).
+fn transition_row(counts: &ModeSummary, recorded: &str) -> impl IntoView + use<> {
     let cells = Level::ALL
         .into_iter()
         .map(|to| {
-            let from = recorded.clone();
-            let n = Memo::new(move |_| {
-                counts.with(|c| c.as_ref().map_or(0, |c| c.transition(&from, to)))
-            });
+            let n = counts.transition(recorded, to);
             let same = recorded == to.as_str();
-            view! {
-                <td class="num" class:diagonal=same class:zero=move || n.get() == 0>
-                    {n}
-                </td>
-            }
+            view! { <td class="num" class:diagonal=same class:zero=n == 0>{n}</td> }
         })
         .collect_view();
+    let recorded = recorded.to_owned();
     view! {
         <tr>
             <th scope="row">
