@@ -99,24 +99,24 @@ mod tests {
         {"evidenceKey":"b2","docId":"b","originalRank":3,"score":0.3},
         {"evidenceKey":"c1","docId":"c","originalRank":4,"score":0.4}]}"#;
 
-    #[test]
-    fn blocks_enter_leave_and_move() {
-        let batch = parse_document("t", TRACE);
-        let run = |settings: Settings| match analyze(&batch, &settings, false) {
+    /// The trace under `returnN` and `maxChunksPerDocument`, or `maxL2Distance`.
+    fn run(return_n: usize, cap: usize, max_l2: Option<f64>) -> Analysis {
+        let settings = Settings {
+            return_n: Some(return_n),
+            max_chunks_per_document: Some(cap),
+            max_l2_distance: max_l2,
+            ..Settings::default()
+        };
+        match analyze(&parse_document("t", TRACE), &settings, false) {
             Ok(analysis) => analysis,
             Err(err) => panic!("valid settings: {err}"),
-        };
-        let baseline = run(Settings {
-            return_n: Some(3),
-            max_chunks_per_document: Some(2),
-            ..Settings::default()
-        });
-        let current = run(Settings {
-            return_n: Some(3),
-            max_chunks_per_document: Some(1),
-            ..Settings::default()
-        });
-        let changes = block_changes(&baseline.traces[0], &current.traces[0]);
+        }
+    }
+
+    #[test]
+    fn blocks_enter_and_leave() {
+        // Cap 2, returnN 3: a1, b1, b2 accepted; cap 1: b2 capped, c1 takes rank 3.
+        let changes = block_changes(&run(3, 2, None).traces[0], &run(3, 1, None).traces[0]);
         assert_eq!(
             changes,
             [
@@ -126,39 +126,15 @@ mod tests {
                 BlockChange::Entered { accepted_rank: 3 },
             ]
         );
-        let current = run(Settings {
-            return_n: Some(2),
-            max_chunks_per_document: Some(1),
-            ..Settings::default()
-        });
-        let baseline = run(Settings {
-            return_n: Some(4),
-            max_chunks_per_document: Some(2),
-            ..Settings::default()
-        });
         // Baseline accepts a1, b1, b2, c1 (ranks 1-4); now only a1, b1.
-        let changes = block_changes(&baseline.traces[0], &current.traces[0]);
+        let changes = block_changes(&run(4, 2, None).traces[0], &run(2, 1, None).traces[0]);
         assert_eq!(changes[2], BlockChange::Left { was_rank: 3 });
         assert_eq!(changes[3], BlockChange::Left { was_rank: 4 });
-        assert!(level_changes(&baseline, &baseline).is_empty());
     }
 
     #[test]
     fn a_block_moves_when_an_earlier_one_leaves() {
-        let batch = parse_document("t", TRACE);
-        let run = |cap: usize| match analyze(
-            &batch,
-            &Settings {
-                return_n: Some(4),
-                max_chunks_per_document: Some(cap),
-                ..Settings::default()
-            },
-            false,
-        ) {
-            Ok(analysis) => analysis,
-            Err(err) => panic!("valid settings: {err}"),
-        };
-        let changes = block_changes(&run(2).traces[0], &run(1).traces[0]);
+        let changes = block_changes(&run(4, 2, None).traces[0], &run(4, 1, None).traces[0]);
         assert_eq!(
             changes[3],
             BlockChange::Moved {
@@ -170,19 +146,8 @@ mod tests {
 
     #[test]
     fn level_changes_name_the_trace_and_both_levels() {
-        let batch = parse_document("t", TRACE);
-        let run = |m: f64| match analyze(
-            &batch,
-            &Settings {
-                max_l2_distance: Some(m),
-                ..Settings::default()
-            },
-            false,
-        ) {
-            Ok(analysis) => analysis,
-            Err(err) => panic!("valid settings: {err}"),
-        };
-        let (strict, loose) = (run(0.15), run(5.0));
+        let (strict, loose) = (run(5, 2, Some(0.15)), run(5, 2, Some(5.0)));
+        assert!(level_changes(&strict, &strict).is_empty());
         let changes = level_changes(&strict, &loose);
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].index, 0);

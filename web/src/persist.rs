@@ -413,22 +413,11 @@ pub fn keep_in_sync(state: AppState) {
             })
         });
         let json = stored.and_then(|docs| serde_json::to_string(&docs).ok());
-        match json {
-            Some(json) if json.len() > STORE_LIMIT => {
-                save(state, DOCUMENTS_KEY, None);
-                state.notice.set(Some(TOO_LARGE.to_owned()));
-            }
-            json => save(state, DOCUMENTS_KEY, json),
-        }
+        save_within_limit(state, DOCUMENTS_KEY, json);
     });
     Effect::new(move |_| {
         let paste = state.paste.get();
-        if paste.len() > STORE_LIMIT {
-            save(state, PASTE_KEY, None);
-            state.notice.set(Some(TOO_LARGE.to_owned()));
-        } else {
-            save(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
-        }
+        save_within_limit(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
     });
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {
         let hash = decode_hash(&current_hash());
@@ -448,14 +437,20 @@ pub fn keep_cases_in_sync(state: AppState, golden: GoldenState) {
             })
         });
         let json = stored.and_then(|cases| serde_json::to_string(&cases).ok());
-        match json {
-            Some(json) if json.len() > STORE_LIMIT => {
-                save(state, CASES_KEY, None);
-                state.notice.set(Some(TOO_LARGE.to_owned()));
-            }
-            json => save(state, CASES_KEY, json),
-        }
+        save_within_limit(state, CASES_KEY, json);
     });
+}
+
+/// Saves `value` (or forgets the key for `None`); a value over the size limit is
+/// forgotten too, with a notice, rather than filling the browser's quota.
+fn save_within_limit(state: AppState, key: &str, value: Option<String>) {
+    match value {
+        Some(value) if value.len() > STORE_LIMIT => {
+            save(state, key, None);
+            state.notice.set(Some(TOO_LARGE.to_owned()));
+        }
+        value => save(state, key, value),
+    }
 }
 
 /// Applies a decoded hash to the state (at start and when the user edits it).

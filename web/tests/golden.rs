@@ -119,18 +119,23 @@ fn assert_shows(root: &web_sys::Element, want: &GoldenReport) {
     }
 }
 
+/// As a user would: the three example samples, then the Golden tab's sample cases.
+async fn load_examples_and_sample_cases(root: &web_sys::Element) {
+    for sample in ["dense", "hybrid-legacy", "lookup"] {
+        click(root, &format!("button[data-sample=\"{sample}\"]"));
+        settle().await;
+    }
+    click(root, "#tab-golden");
+    settle().await;
+    click(root, "#golden-sample");
+    settle().await;
+}
+
 #[wasm_bindgen_test]
 async fn the_golden_tab_shows_the_core_report_and_follows_the_knobs() {
     let (root, _app) = mount_fresh();
     settle().await;
-    for sample in ["dense", "hybrid-legacy", "lookup"] {
-        click(&root, &format!("button[data-sample=\"{sample}\"]"));
-        settle().await;
-    }
-    click(&root, "#tab-golden");
-    settle().await;
-    click(&root, "#golden-sample");
-    settle().await;
+    load_examples_and_sample_cases(&root).await;
 
     let before = expected(&Settings::default());
     // The sample cases match the samples: not everything is a miss.
@@ -254,14 +259,7 @@ async fn sample_cases_with_their_traces_work_from_the_opening_page() {
 async fn the_cases_file_survives_a_reload_until_cleared() {
     let (root, app) = mount_fresh();
     settle().await;
-    for sample in ["dense", "hybrid-legacy", "lookup"] {
-        click(&root, &format!("button[data-sample=\"{sample}\"]"));
-        settle().await;
-    }
-    click(&root, "#tab-golden");
-    settle().await;
-    click(&root, "#golden-sample");
-    settle().await;
+    load_examples_and_sample_cases(&root).await;
     assert!(stored("ragtrace.v1.cases").is_some());
     drop(app);
     root.remove();
