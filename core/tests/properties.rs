@@ -3,6 +3,7 @@
 #![allow(clippy::type_complexity)]
 
 use proptest::prelude::*;
+use ragtrace_core::compare::{self, BlockChange};
 use ragtrace_core::config::HybridQuality;
 use ragtrace_core::label::CanonicalLabel;
 use ragtrace_core::quality::quality_score;
@@ -151,5 +152,59 @@ proptest! {
             .collect();
         prop_assume!(pairs.len() == candidates.len());
         prop_assert_eq!(view(candidates), view(shuffled));
+    }
+
+    /// Blocks are views built on demand: every candidate has one, its quality is the
+    /// quality function's value for it, and comparing two analyses marks exactly the
+    /// blocks whose acceptance or accepted rank differs.
+    #[test]
+    fn block_views_and_baseline_changes_agree_with_the_decisions(
+        candidates in candidates_strategy(),
+        baseline_settings in settings_strategy(),
+        settings in settings_strategy(),
+    ) {
+        let batch = input::parse_value("p", &json!({"candidates": candidates}));
+        let baseline = analyze(&batch, &baseline_settings, false).unwrap();
+        let current = analyze(&batch, &settings, false).unwrap();
+        let (b, t) = (&baseline.traces[0], &current.traces[0]);
+        prop_assert_eq!(t.blocks().count(), t.block_count());
+        prop_assert_eq!(t.block_count(), t.trace.candidates.len());
+        let n = t.trace.candidates.len();
+        for block in t.blocks() {
+            let expected = match block.original_rank {
+                Some(rank) => quality_score(
+                    block.canonical_label,
+                    block.score,
+                    rank,
+                    n,
+                    &t.config,
+                    block.dense_distance,
+                ),
+                None => 0.0,
+            };
+            prop_assert_eq!(block.quality_score.to_bits(), expected.to_bits());
+        }
+        prop_assert!(compare::block_changes(t, t).iter().all(|c| *c == BlockChange::Same));
+
+        let accepted_rank = |a: &ragtrace_core::TraceAnalysis| -> HashMap<usize, usize> {
+            a.accepted_blocks()
+                .map(|blk| (blk.input_index, blk.accepted_rank.unwrap()))
+                .collect()
+        };
+        let (was, now) = (accepted_rank(b), accepted_rank(t));
+        let changes = compare::block_changes(b, t);
+        prop_assert_eq!(changes.len(), t.block_count());
+        for (block, change) in t.blocks().zip(changes) {
+            let i = block.input_index;
+            let expected = match (was.get(&i).copied(), now.get(&i).copied()) {
+                (None, Some(accepted_rank)) => BlockChange::Entered { accepted_rank },
+                (Some(was_rank), None) => BlockChange::Left { was_rank },
+                (Some(w), Some(a)) if w != a => BlockChange::Moved { was_rank: w, accepted_rank: a },
+                _ => BlockChange::Same,
+            };
+            prop_assert_eq!(change, expected);
+        }
+        let level_changed = b.relevance_level != t.relevance_level;
+        prop_assert_eq!(compare::level_changes(&baseline, &current).len(), usize::from(level_changed));
     }
 }
