@@ -30,6 +30,11 @@ pub struct Analysis {
     pub summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<Vec<SweepPoint>>,
+    /// What the sweep counts per scope (batch, dense, hybrid), when the sweep was asked
+    /// for (else empty); `sweep` is `sweep_counts.all` as points. Not part of the JSON
+    /// output.
+    #[serde(skip)]
+    pub sweep_counts: batch::SweepScopes,
     /// Notable findings across the batch, one entry per diagnostic code.
     pub warnings: Vec<BatchWarning>,
     /// Documents or traces that could not be read.
@@ -429,7 +434,7 @@ pub fn analyze(
     let mut scratch = Scratch::default();
     let mut summary = batch::SummaryBuilder::default();
     let mut warnings = batch::WarningsBuilder::default();
-    let mut tops = Vec::new();
+    let mut sweep_counts = batch::SweepScopes::default();
     let mut traces = Vec::with_capacity(batch.traces.len());
     for trace in &batch.traces {
         let t = analyze_trace_with(trace, settings, &global, &mut scratch);
@@ -437,18 +442,19 @@ pub fn analyze(
         summary.add(&t);
         warnings.add(&t);
         if with_sweep {
-            tops.extend(t.top_quality);
+            sweep_counts.add(&t);
         }
         traces.push(t);
     }
     let summary = summary.finish();
-    let sweep = with_sweep.then(|| batch::sweep_tops(tops));
+    let sweep = with_sweep.then(|| sweep_counts.all.points());
     let warnings = warnings.finish();
     Ok(Analysis {
         config: global,
         traces,
         summary,
         sweep,
+        sweep_counts,
         warnings,
         input_errors: batch.errors.clone(),
         documents: batch.documents.clone(),

@@ -380,10 +380,23 @@ pub fn keep_in_sync(state: AppState) {
             format!("#{hash}")
         };
         if current_hash().trim_start_matches('#') != hash {
-            if let Ok(history) = window.history() {
-                let _ =
-                    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-            }
+            // Written after the next paint: replacing the URL costs about half a
+            // millisecond, which a slider drag should not spend inside its frame.
+            // Writes keep their order, so the last change wins.
+            request_animation_frame(move || {
+                set_timeout(
+                    move || {
+                        if let Ok(history) = window.history() {
+                            let _ = history.replace_state_with_url(
+                                &wasm_bindgen::JsValue::NULL,
+                                "",
+                                Some(&url),
+                            );
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
+            });
         }
     });
     Effect::new(move |_| {

@@ -1,13 +1,11 @@
 //! The threshold sweep (contract section 4): for each threshold t, the fraction of
 //! traces whose top quality is >= t, dense and hybrid as separate lines, with the
-//! current thresholds marked. The points come from the core's `batch::sweep`.
+//! current thresholds marked. The points come from the core's sweep counts.
 
 use crate::format::number;
-use crate::state::{AppState, Shared};
+use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::batch::sweep_of;
-use ragtrace_core::label::CanonicalLabel;
-use ragtrace_core::{Config, SweepPoint, TraceAnalysis};
+use ragtrace_core::{Config, SweepPoint};
 
 /// The sweep of one group of traces.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,60 +23,43 @@ pub struct Marker {
     pub at: f64,
 }
 
-/// The sweep of the traces of one mode (empty when the batch has none).
-pub fn mode_sweep(traces: &[TraceAnalysis], mode: CanonicalLabel) -> Vec<SweepPoint> {
-    let mut of_mode = traces.iter().filter(|t| t.mode() == Some(mode)).peekable();
-    if of_mode.peek().is_none() {
-        Vec::new()
-    } else {
-        sweep_of(of_mode)
-    }
-}
-
 #[component]
 pub fn SweepPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    // The sweep depends only on each trace's mode and top quality: moving a
-    // threshold changes neither, so the lines below are not recomputed for it.
-    let tops = Memo::new(move |_| {
-        state.analysis.with(|a| {
-            a.as_ref().map(|a| {
-                a.traces
-                    .iter()
-                    .map(|t| (t.mode(), t.top_quality))
-                    .collect::<Vec<_>>()
-            })
-        })
-    });
+    // From the core's per-scope sweep counts: no pass over the traces here. Compared
+    // by value, so moving a threshold (which moves no top quality) redraws nothing.
     let lines = Memo::new(move |_| {
-        // Reading (not just tracking) the memo brings it up to date first: a
-        // lazy memo that is only tracked is never re-run, and the lines froze.
-        tops.with(|_| ());
-        let Some(analysis) = state.analysis.get_untracked() else {
-            return Shared::new(Vec::new());
-        };
-        let mut lines = Vec::new();
-        for (name, class, mode) in [
-            ("dense", "line-dense", CanonicalLabel::Dense),
-            ("hybrid", "line-hybrid", CanonicalLabel::Hybrid),
-        ] {
-            let points = mode_sweep(&analysis.traces, mode);
-            if !points.is_empty() {
-                lines.push(SweepLine {
-                    name,
-                    class,
-                    points,
-                });
+        state.analysis.with(|a| {
+            let Some(a) = a.as_ref() else {
+                return Vec::new();
+            };
+            let counts = &a.sweep_counts;
+            let by_mode = &a.summary.by_mode;
+            let mut lines = Vec::new();
+            for (name, class, mode_counts, traces) in [
+                ("dense", "line-dense", &counts.dense, by_mode.dense.traces),
+                (
+                    "hybrid",
+                    "line-hybrid",
+                    &counts.hybrid,
+                    by_mode.hybrid.traces,
+                ),
+            ] {
+                if traces > 0 {
+                    lines.push(SweepLine {
+                        name,
+                        class,
+                        points: mode_counts.points(),
+                    });
+                }
             }
-        }
-        if let Some(points) = analysis.sweep.clone() {
             lines.push(SweepLine {
                 name: "all",
                 class: "line-all",
-                points,
+                points: counts.all.points(),
             });
-        }
-        Shared::new(lines)
+            lines
+        })
     });
     let markers = Memo::new(move |_| {
         let config: Config = state
@@ -139,7 +120,7 @@ fn points_attr(points: &[SweepPoint]) -> String {
 }
 
 #[component]
-pub fn SweepPlot(lines: Memo<Shared<Vec<SweepLine>>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
+pub fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
     // Which lines and markers exist changes far less often than where they run: the
     // elements stay and a knob change rewrites only their coordinates and labels.
     let line_kinds = Memo::new(move |_| {
