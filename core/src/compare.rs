@@ -8,6 +8,7 @@ use crate::analysis::{Analysis, TraceAnalysis};
 use crate::outcome::Level;
 use crate::pipeline::Status;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// A trace whose relevance level differs between the baseline and the current analysis.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -57,16 +58,15 @@ pub enum BlockChange {
 /// One entry per block of `current`, in its processing order. Blocks are matched by
 /// their candidate, which no setting changes.
 pub fn block_changes(baseline: &TraceAnalysis, current: &TraceAnalysis) -> Vec<BlockChange> {
-    let accepted_rank = |t: &TraceAnalysis, input_index: usize| {
-        t.blocks()
-            .find(|b| b.candidate.input_index == input_index)
-            .filter(|b| b.status == Status::Accepted)
-            .and_then(|b| b.accepted_rank)
-    };
+    // The baseline's accepted rank per candidate, read once rather than searched per block.
+    let was: HashMap<usize, usize> = baseline
+        .accepted_blocks()
+        .filter_map(|b| Some((b.candidate.input_index, b.accepted_rank?)))
+        .collect();
     current
         .blocks()
         .map(|block| {
-            let was = accepted_rank(baseline, block.candidate.input_index);
+            let was = was.get(&block.candidate.input_index).copied();
             let now = block
                 .accepted_rank
                 .filter(|_| block.status == Status::Accepted);

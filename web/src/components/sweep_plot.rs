@@ -56,7 +56,7 @@ pub fn SweepPanel() -> impl IntoView {
             lines.push(SweepLine {
                 name: "all",
                 class: "line-all",
-                points: counts.all.points(),
+                points: a.sweep.clone().unwrap_or_else(|| counts.all.points()),
             });
             lines
         })
