@@ -29,5 +29,5 @@ if [ "$which" = all ] || [ "$which" = browser ]; then
   CARGO_PROFILE_DEV_INCREMENTAL=false \
   CARGO_TARGET_DIR="$ROOT/target/bench-wasm" \
     with_wasm_toolchain wasm-pack --log-level warn test --headless --chrome web \
-      --test bench_slider -- --nocapture 2>&1 | grep '^bench:'
+      --features bench --test bench_slider -- --nocapture 2>&1 | grep '^bench:'
 fi

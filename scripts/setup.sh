@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs whatever is missing to build, serve and test ragtrace, then stays quiet.
 #
-# Two routes to a wasm32 Rust toolchain:
-#  - a rustup toolchain that already has the wasm32-unknown-unknown target
-#    (a normal developer laptop): used as it is;
+# Two routes to a wasm32 Rust toolchain (RAGTRACE_WASM_ROUTE=auto|rustup|debian):
+#  - rustup's own wasm32-unknown-unknown target, added with `rustup target add`
+#    when it is missing (the standard way; tried first);
 #  - otherwise (machines whose rustup cannot download targets): Debian's
 #    `rustc-web` (a rustc whose LLVM has the WebAssembly backend), with the
 #    wasm32 std built once from Debian's `rust-web-src`, fully offline, and
@@ -23,7 +23,6 @@ source "$ROOT/scripts/env.sh"
 TRUNK_VERSION=0.21.14
 WASM_PACK_VERSION=0.13.1
 GECKODRIVER_VERSION=0.37.1
-BINARYEN_VERSION=132.0.0
 LLVM_MAJOR=22
 
 log() { printf 'setup: %s\n' "$*" >&2; }
@@ -57,6 +56,14 @@ apt_install() {
 rustup_has_wasm32() {
   command -v rustup >/dev/null 2>&1 &&
     rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown
+}
+
+# The standard way, seconds where rustup can download; bounded because it once
+# hung for minutes on machines without that access.
+rustup_add_wasm32() {
+  command -v rustup >/dev/null 2>&1 || return 1
+  log "rustup target add wasm32-unknown-unknown"
+  timeout 180 rustup target add wasm32-unknown-unknown >&2
 }
 
 build_wasm32_std() {
@@ -102,7 +109,12 @@ EOF
 }
 
 link_debian_toolchain() {
-  apt_install rustc-web cargo-web rust-web-src "lld-$LLVM_MAJOR"
+  if ! command -v rustup >/dev/null 2>&1; then
+    log "the Debian route links its toolchain into rustup, which is missing: install rustup (https://rustup.rs, or Debian's 'rustup' package), then run this again"
+    exit 1
+  fi
+  # rust-web-clippy lints the wasm-only code as rustup's clippy does on the other route.
+  apt_install rustc-web cargo-web rust-web-src rust-web-clippy "lld-$LLVM_MAJOR"
   if ! /usr/bin/rustc -vV | grep -q "LLVM version: $LLVM_MAJOR\."; then
     log "Debian's rustc is not built on LLVM $LLVM_MAJOR; update LLVM_MAJOR in scripts/setup.sh"
     exit 1
@@ -115,6 +127,11 @@ link_debian_toolchain() {
     chmod +x "$tc/bin/$tool"
   done
   ln -sfn /usr/bin/cargo "$tc/bin/cargo"
+  # cargo-clippy runs the clippy-driver that sits beside it, so it is copied (not
+  # linked) next to a driver wrapper that passes the sysroot.
+  printf '#!/bin/sh\nexec /usr/bin/clippy-driver --sysroot "%s" "$@"\n' "$tc" >"$tc/bin/clippy-driver"
+  chmod +x "$tc/bin/clippy-driver"
+  cmp -s /usr/bin/cargo-clippy "$tc/bin/cargo-clippy" || install -m 755 /usr/bin/cargo-clippy "$tc/bin/cargo-clippy"
   ln -sfn "/usr/lib/rustlib/$host/lib" "$tc/lib/rustlib/$host/lib"
   ln -sfn /usr/lib/rustlib/src "$tc/lib/rustlib/src"
   ln -sfn "/usr/lib/llvm-$LLVM_MAJOR/bin/lld" "$tc/lib/rustlib/$host/bin/rust-lld"
@@ -124,9 +141,7 @@ link_debian_toolchain() {
   fi
 }
 
-if rustup_has_wasm32; then
-  :
-else
+debian_route() {
   case "$(uname -m)-$(. /etc/os-release 2>/dev/null && echo "$ID")" in
     x86_64-debian) link_debian_toolchain ;;
     *)
@@ -134,7 +149,29 @@ else
       exit 1
       ;;
   esac
-fi
+}
+
+# RAGTRACE_WASM_ROUTE (scripts/env.sh) picks the route: auto (default) tries
+# rustup first and falls back to Debian's toolchain; rustup or debian force one.
+case "$RAGTRACE_WASM_ROUTE" in
+  rustup)
+    rustup_has_wasm32 || rustup_add_wasm32 || {
+      log "RAGTRACE_WASM_ROUTE=rustup, but rustup could not add the wasm32-unknown-unknown target"
+      exit 1
+    }
+    ;;
+  debian) debian_route ;;
+  auto)
+    rustup_has_wasm32 || rustup_add_wasm32 || {
+      log "rustup cannot add wasm32-unknown-unknown here: taking Debian's toolchain"
+      debian_route
+    }
+    ;;
+  *)
+    log "RAGTRACE_WASM_ROUTE must be auto, rustup or debian, not '$RAGTRACE_WASM_ROUTE'"
+    exit 2
+    ;;
+esac
 
 # 2. Browsers and their drivers ------------------------------------------
 
@@ -175,6 +212,13 @@ if [ "${RAGTRACE_SKIP_BROWSERS:-}" != 1 ]; then
 fi
 
 # Debian's binaryen is too old for today's wasm features; npm's runs under node.
+# Its version is Trunk.toml's `wasm_opt = "version_N"`, so it is written once.
+binaryen_major=$(sed -n 's/^wasm_opt *= *"version_\([0-9]*\)".*/\1/p' "$ROOT/Trunk.toml")
+if [ -z "$binaryen_major" ]; then
+  log "Trunk.toml names no wasm_opt version"
+  exit 1
+fi
+BINARYEN_VERSION=$binaryen_major.0.0
 binaryen_dir="$RAGTRACE_TOOLS_DIR/binaryen-$BINARYEN_VERSION"
 if [ ! -x "$binaryen_dir/node_modules/.bin/wasm-opt" ]; then
   command -v npm >/dev/null 2>&1 || apt_install nodejs npm
