@@ -205,8 +205,9 @@ pub struct ThresholdPoint {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RocPoint {
-    /// The threshold giving this vertex; `None` for the (1, 1) end when no
-    /// threshold in [0, 1] flags every trace (some have top quality 1.0).
+    /// The threshold giving this vertex; `None` for an end no threshold in [0, 1]
+    /// reaches: (0, 0) when traces without an accepted block are flagged even at 0,
+    /// (1, 1) when some trace has top quality 1.0.
     pub threshold: Option<f64>,
     pub false_positive_rate: f64,
     pub true_positive_rate: f64,
@@ -258,6 +259,8 @@ pub struct CalibrationComparison {
 /// One linked case as the calibration sees it.
 #[derive(Debug, Clone, Copy)]
 struct Observation {
+    /// Top quality; `-inf` for a trace without an accepted block, which the gate
+    /// flags at every threshold (`lowQuality` is true without a top quality).
     top: f64,
     outcome: GoldenLevel,
     level: Level,
@@ -337,7 +340,7 @@ pub fn calibrate_against_baseline(
 
 fn observe(trace: &TraceAnalysis, outcome: GoldenLevel) -> Observation {
     Observation {
-        top: trace.top_quality.unwrap_or(0.0),
+        top: trace.top_quality.unwrap_or(f64::NEG_INFINITY),
         outcome,
         level: trace.relevance_level,
         recorded: trace
@@ -425,7 +428,7 @@ fn calibrate_observations(
     let mut suggestions = Vec::new();
     suggestions.push(reference_suggestion(&gate.all, &config, Criterion::Youden));
     suggestions.push(reference_suggestion(&gate.all, &config, Criterion::F1));
-    suggestions.push(distance_suggestion(&gate.dense, &config));
+    suggestions.push(distance_suggestion(&gate.dense, &dense, &config));
     suggestions.push(monotone_suggestion(&observations, &config, &levels));
 
     Calibration {
@@ -527,7 +530,7 @@ fn counts_below(
 fn candidate_thresholds(sorted: &[Observation], extra: f64) -> Vec<f64> {
     let mut thresholds: Vec<f64> = Vec::with_capacity(sorted.len() + 3);
     thresholds.push(0.0);
-    for o in sorted {
+    for o in sorted.iter().filter(|o| o.top.is_finite()) {
         if thresholds.last() != Some(&o.top) {
             thresholds.push(o.top);
         }
@@ -577,23 +580,41 @@ enum Criterion {
     F1,
 }
 
-/// The point maximising the criterion; ties go to the threshold nearest `current`,
-/// then to the lower one (the points are ascending, so the first wins).
+/// A criterion's value as an exact fraction `(numerator, denominator)`, so that equal
+/// values compare equal: J = TP/P - FP/N = (TP N - FP P) / (P N), F1 = 2TP / (2TP + FP + FN).
+/// `None` where the criterion is undefined.
+fn exact_score(p: &ThresholdPoint, criterion: Criterion) -> Option<(i128, i128)> {
+    let tp = p.true_positives as i128;
+    let fp = p.false_positives as i128;
+    let positives = tp + p.false_negatives as i128;
+    let negatives = fp + p.true_negatives as i128;
+    match criterion {
+        Criterion::Youden => (positives > 0 && negatives > 0)
+            .then(|| (tp * negatives - fp * positives, positives * negatives)),
+        Criterion::F1 => {
+            let denominator = 2 * tp + fp + p.false_negatives as i128;
+            (denominator > 0).then_some((2 * tp, denominator))
+        }
+    }
+}
+
+/// The point maximising the criterion; ties (compared exactly, not in floating
+/// point) go to the threshold nearest `current`, then to the lower one (the points
+/// are ascending, so the first wins).
 fn best_point(
     points: &[ThresholdPoint],
     criterion: Criterion,
     current: f64,
 ) -> Option<ThresholdPoint> {
-    let score = |p: &ThresholdPoint| match criterion {
-        Criterion::Youden => p.youden_j,
-        Criterion::F1 => p.f1,
-    };
-    let mut best: Option<(f64, &ThresholdPoint)> = None;
+    let mut best: Option<((i128, i128), &ThresholdPoint)> = None;
     for p in points {
-        let Some(s) = score(p) else { continue };
+        let Some(s) = exact_score(p, criterion) else {
+            continue;
+        };
         let better = match best {
             None => true,
-            Some((b, q)) => match s.total_cmp(&b) {
+            // Denominators are positive: a/b > c/d  <=>  a d > c b.
+            Some((b, q)) => match (s.0 * b.1).cmp(&(b.0 * s.1)) {
                 Ordering::Greater => true,
                 Ordering::Less => false,
                 Ordering::Equal => (p.threshold - current).abs() < (q.threshold - current).abs(),
@@ -695,8 +716,17 @@ fn gate_curve(scope: &'static str, sorted: &[Observation], reference: f64) -> Ga
 /// top quality are flagged together, so a tie between found and not found is one
 /// diagonal segment, which is what the trapezoid rule then integrates.
 fn roc_curve(points: &[ThresholdPoint], positives: usize, negatives: usize) -> Vec<RocPoint> {
-    let mut roc: Vec<RocPoint> = Vec::with_capacity(points.len() + 1);
+    let mut roc: Vec<RocPoint> = Vec::with_capacity(points.len() + 2);
     let mut last_flagged = None;
+    // Traces without an accepted block are flagged even at threshold 0.
+    if points.first().is_some_and(|p| p.flagged > 0) {
+        last_flagged = Some(0);
+        roc.push(RocPoint {
+            threshold: None,
+            false_positive_rate: 0.0,
+            true_positive_rate: 0.0,
+        });
+    }
     for p in points {
         if last_flagged == Some(p.flagged) {
             continue;
@@ -828,9 +858,12 @@ fn reference_suggestion(curve: &GateCurve, config: &Config, criterion: Criterion
 }
 
 /// Dense quality is `1 - min(d, M) / M`, so at `M` the cut "quality < t" is the cut
-/// "distance > (1 - t) M". The suggestion moves `M` so that this same distance cut
-/// falls at the current reference threshold `r`: `M' = (1 - t) M / (1 - r)`.
-fn distance_suggestion(curve: &GateCurve, config: &Config) -> Suggestion {
+/// "distance > (1 - t) M". The cut is placed halfway between the best threshold `t`
+/// and the highest top quality below it (any cut between the two flags the same
+/// traces, and halfway no rounding moves a trace across it); the suggestion moves
+/// `M` so that this distance cut falls at the current reference threshold `r`:
+/// `M' = (1 - t_mid) M / (1 - r)`.
+fn distance_suggestion(curve: &GateCurve, dense: &[Observation], config: &Config) -> Suggestion {
     const RULE: &str = "distanceCut";
     let Some(best) = curve.best_youden else {
         let why = curve
@@ -841,27 +874,30 @@ fn distance_suggestion(curve: &GateCurve, config: &Config) -> Suggestion {
     };
     let m = config.max_l2_distance;
     let r = config.reference_threshold;
-    let cut = (1.0 - best.threshold) * m;
-    let why = if best.threshold <= 0.0 {
-        Some("the best dense cut flags no trace: no distance cut to move".to_owned())
-    } else if best.threshold >= 1.0 {
-        Some(
-            "the best dense cut flags every trace below quality 1 (any distance > 0): no \
-             maxL2Distance > 0 does that at the current referenceThreshold"
+    let below = dense.partition_point(|o| o.top < best.threshold);
+    let highest_below = below
+        .checked_sub(1)
+        .and_then(|i| dense.get(i))
+        .map(|o| o.top)
+        .filter(|top| top.is_finite())
+        // Only traces without a block below the cut: halfway from 0.
+        .or((below > 0 && best.threshold > 0.0).then_some(0.0));
+    let why = match highest_below {
+        None => Some(
+            "the best dense cut flags no trace with an accepted block: no distance cut to move"
                 .to_owned(),
-        )
-    } else if r >= 1.0 || r <= 0.0 {
-        Some(format!(
+        ),
+        Some(_) if r >= 1.0 || r <= 0.0 => Some(format!(
             "referenceThreshold is {r}: a maxL2Distance cannot move a distance cut onto it"
-        ))
-    } else {
-        None
+        )),
+        Some(_) => None,
     };
-    if let Some(why) = why {
-        let mut s = no_suggestion(RULE, curve.scope, curve, why);
+    let (Some(highest_below), None) = (highest_below, why.as_ref()) else {
+        let mut s = no_suggestion(RULE, curve.scope, curve, why.unwrap_or_default());
         s.after = Some(best);
         return s;
-    }
+    };
+    let cut = (1.0 - (highest_below + best.threshold) / 2.0) * m;
     let suggested = cut / (1.0 - r);
     Suggestion {
         rule: RULE,
@@ -880,9 +916,9 @@ fn distance_suggestion(curve: &GateCurve, config: &Config) -> Suggestion {
         discordant_pairs_after: None,
         message: format!(
             "the best dense cut (Youden's J {}) is quality < {:.3} at maxL2Distance {m}, i.e. \
-             nearest accepted distance > {cut:.3}; maxL2Distance {suggested:.3} puts that cut \
-             at referenceThreshold {r} over {} dense cases (it also rescales every dense \
-             quality, so the levels above move too)",
+             nearest accepted distance > {cut:.3} (halfway to the next top quality below); \
+             maxL2Distance {suggested:.3} puts that cut at referenceThreshold {r} over {} \
+             dense cases (it also rescales every dense quality, so the levels above move too)",
             fmt_opt(best.youden_j),
             best.threshold,
             curve.n
