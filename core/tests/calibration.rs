@@ -81,7 +81,7 @@ mod calibration {
     /// is also the Mann-Whitney count (8.5 of 9 pairs ordered, the tie counting 1/2)
     /// and what sklearn.metrics.roc_auc_score([0,0,1,0,1,1], [-0.9,-0.8,-0.6,-0.6,
     /// -0.4,1]) prints (score = -top, F above every other): 0.9444444444444444; sklearn's roc_curve gives the same
-    /// vertices.
+    /// vertices (with drop_intermediate=False).
     ///
     /// Youden's J is 2/3 at 0.6 and at 0.8 (exactly): the tie goes to the one nearest
     /// the current 0.3, so the cut is 0.6. F1 is best at 0.8 (6/7).
