@@ -282,6 +282,28 @@ pub fn calibrate(cases: &CaseSet, analysis: &Analysis) -> Calibration {
     calibrate_evaluated(cases, &report, analysis)
 }
 
+/// Which trace each case links to (an index into the analysis's traces), as the
+/// golden evaluation links them. It depends on the batch and the cases only, not
+/// on the settings, so a shell links once and calibrates on every knob move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseLinks(Vec<Option<usize>>);
+
+/// Links the cases to the traces of an analysis of the batch (any settings).
+pub fn link(cases: &CaseSet, analysis: &Analysis) -> CaseLinks {
+    CaseLinks(
+        golden::link_cases_by_keys(
+            &cases.cases,
+            analysis
+                .traces
+                .iter()
+                .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+        )
+        .into_iter()
+        .map(|found| found.map(|(at, _)| at))
+        .collect(),
+    )
+}
+
 /// Calibrates from a golden report already computed for this analysis (the page's
 /// Golden tab has one): links and sorts, no text matching. `report.cases` must be
 /// in the order of `cases.cases`, as [`golden::evaluate_analysis`] returns them.
@@ -290,29 +312,33 @@ pub fn calibrate_evaluated(
     report: &GoldenReport,
     analysis: &Analysis,
 ) -> Calibration {
-    let links = golden::link_cases_by_keys(
-        &cases.cases,
-        analysis
-            .traces
-            .iter()
-            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
-    );
+    calibrate_linked(&link(cases, analysis), cases, report, analysis)
+}
+
+/// [`calibrate_evaluated`] with the links made once by [`link`] for this batch and
+/// these cases: what is left when a knob moves is one pass and one sort, O(n log n).
+pub fn calibrate_linked(
+    links: &CaseLinks,
+    cases: &CaseSet,
+    report: &GoldenReport,
+    analysis: &Analysis,
+) -> Calibration {
     let mut observations = Vec::with_capacity(cases.cases.len());
     let mut unlinked = Vec::new();
-    for ((case, link), case_report) in cases.cases.iter().zip(&links).zip(&report.cases) {
-        match link.and_then(|(at, _)| analysis.traces.get(at)) {
-            Some(trace) => observations.push(observe(trace, case_report.level)),
+    let mut own_settings = 0;
+    for ((case, link), case_report) in cases.cases.iter().zip(&links.0).zip(&report.cases) {
+        match link.and_then(|at| analysis.traces.get(at)) {
+            Some(trace) => {
+                own_settings +=
+                    usize::from(differs_in_calibrated_keys(&trace.config, &analysis.config));
+                observations.push(observe(trace, case_report.level));
+            }
             None => unlinked.push(UnlinkedCase {
                 case_id: case.case_id.clone(),
                 query: case.query.clone(),
             }),
         }
     }
-    let own_settings = analysis
-        .traces
-        .iter()
-        .filter(|t| differs_in_calibrated_keys(&t.config, &analysis.config))
-        .count();
     calibrate_observations(
         analysis.config,
         cases.cases.len(),
@@ -347,7 +373,7 @@ fn observe(trace: &TraceAnalysis, outcome: GoldenLevel) -> Observation {
             .trace
             .recorded_relevance_level
             .as_deref()
-            .and_then(Level::parse),
+            .and_then(Level::parse_recorded),
         mode: trace.mode(),
         gate_inert: trace.low_quality_gate_inert,
     }
@@ -389,7 +415,7 @@ fn calibrate_observations(
     }
     if own_settings > 0 {
         notes.push(format!(
-            "{own_settings} traces run with thresholds, maxL2Distance or hybridQuality from \
+            "{own_settings} linked cases' traces run with thresholds, maxL2Distance or hybridQuality from \
              their own options; their levels and top qualities are theirs, the current \
              threshold and the suggestions are the global ones"
         ));
