@@ -451,11 +451,12 @@ fn calibrate_observations(
         hybrid: gate_curve("hybrid", &hybrid, reference),
     };
 
-    let mut suggestions = Vec::new();
-    suggestions.push(reference_suggestion(&gate.all, &config, Criterion::Youden));
-    suggestions.push(reference_suggestion(&gate.all, &config, Criterion::F1));
-    suggestions.push(distance_suggestion(&gate.dense, &dense, &config));
-    suggestions.push(monotone_suggestion(&observations, &config, &levels));
+    let suggestions = vec![
+        reference_suggestion(&gate.all, &config, Criterion::Youden),
+        reference_suggestion(&gate.all, &config, Criterion::F1),
+        distance_suggestion(&gate.dense, &dense, &config),
+        monotone_suggestion(&observations, &config, &levels),
+    ];
 
     Calibration {
         config,
