@@ -190,12 +190,78 @@ mod calibration {
         // Higher levels never have worse outcomes here.
         assert_eq!(c.levels.discordant_pairs, 0);
 
+        // Monotone levels, among A B C D E (top >= 0.3): "top >= p predicts strong"
+        // has J 0, 0, 1/2, 2/3, 1/3, 0 at p = 0.3, 0.4, 0.6, 0.8, 0.9, 1, so p = 0.8;
+        // "top >= h predicts found" on [0.3, 0.8] has J 2/3 at 0.75 (the current
+        // value, same split) and at 0.8: the tie goes to the current 0.75.
+        let monotone = by_rule("monotoneLevels");
+        let suggested: Vec<(&str, f64)> = monotone
+            .settings
+            .iter()
+            .map(|s| (s.key, s.suggested))
+            .collect();
+        assert_eq!(
+            suggested,
+            [("preciseThreshold", 0.8), ("highlyRelevantThreshold", 0.75)]
+        );
+        assert_eq!(monotone.n, 5);
+        assert_eq!(
+            (
+                monotone.discordant_pairs_before,
+                monotone.discordant_pairs_after
+            ),
+            (Some(0), Some(0))
+        );
+
         // Markdown lists every threshold for so few; JSON is camelCase.
         let md = ragtrace_core::calibration::markdown(&c);
         assert!(md.contains("| 0.600 | 2 | 2 | 0 | 3 | 1 |"), "{md}");
         let json = serde_json::to_value(&c).unwrap();
         assert_eq!(json["gate"]["all"]["bestYouden"]["threshold"], 0.6);
         assert_eq!(json["gate"]["hybrid"]["status"], "empty");
+    }
+
+    /// The golden fixture: PRECISE holds a weak case, RELEVANT a strong and a medium
+    /// one, so 2 pairs have the higher level with the worse outcome.
+    #[test]
+    fn discordant_pairs_count_higher_levels_with_worse_outcomes() {
+        let docs: Vec<(String, String)> = [
+            "dense-trace.json",
+            "golden-runs.json",
+            "hybrid-legacy-trace.json",
+            "lookup-result.jsonl",
+        ]
+        .iter()
+        .map(|name| ((*name).to_owned(), fixture(name)))
+        .collect();
+        let batch = parse_documents(&docs);
+        let cases = cases_of(&fixture("golden-cases.json"));
+        let c = run(&batch, &cases, &[]);
+        let precise = c.levels.rows[0].recomputed;
+        assert_eq!((precise.n, precise.weak), (1, 1));
+        assert_eq!(c.levels.discordant_pairs, 2);
+    }
+
+    #[test]
+    fn baseline_side_by_side_is_two_calibrations() {
+        let batch = batch_of(&fixture("calibration-traces.json"));
+        let cases = cases_of(&fixture("calibration-cases.json"));
+        let both = ragtrace_core::calibration::calibrate_against_baseline(
+            &cases,
+            &batch,
+            &settings(&[("referenceThreshold", 0.3)]),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            both.current,
+            run(&batch, &cases, &[("referenceThreshold", 0.3)])
+        );
+        assert_eq!(both.baseline, run(&batch, &cases, &[]));
+        assert_eq!(both.baseline.gate.all.current.threshold, 0.5);
+        // The curve does not depend on the reference threshold; the current point does.
+        assert_eq!(both.current.gate.all.auc, both.baseline.gate.all.auc);
+        assert_eq!(both.baseline.gate.all.current.true_positives, 2);
     }
 
     #[test]
