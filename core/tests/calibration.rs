@@ -45,7 +45,7 @@ mod calibration {
         calibrate(cases, &analyze(batch, &settings(pairs), false).unwrap())
     }
 
-    /// The 6-case fixture (tests/fixtures/calibration-{traces,cases}.json): dense traces
+    /// The 6-case fixture (tests/fixtures/calibration/{traces,cases}.json): dense traces
     /// with one candidate each at L2 distance d, so at maxL2Distance 1 the top quality
     /// is 1 - d; trace F has no candidate (top quality 0, NO_MATCH), which the gate
     /// flags at every threshold, 0 included (lowQuality is true without a top quality),
@@ -91,8 +91,8 @@ mod calibration {
     /// at the reference threshold 0.3.
     #[test]
     fn six_cases_by_hand() {
-        let batch = batch_of(&fixture("calibration-traces.json"));
-        let cases = cases_of(&fixture("calibration-cases.json"));
+        let batch = batch_of(&fixture("calibration/traces.json"));
+        let cases = cases_of(&fixture("calibration/cases.json"));
         let c = run(&batch, &cases, &[("referenceThreshold", 0.3)]);
         assert_eq!((c.cases, c.linked, c.unlinked.count), (6, 6, 0));
         assert!(c.anecdotal);
@@ -244,8 +244,8 @@ mod calibration {
 
     #[test]
     fn baseline_side_by_side_is_two_calibrations() {
-        let batch = batch_of(&fixture("calibration-traces.json"));
-        let cases = cases_of(&fixture("calibration-cases.json"));
+        let batch = batch_of(&fixture("calibration/traces.json"));
+        let cases = cases_of(&fixture("calibration/cases.json"));
         let both = ragtrace_core::calibration::calibrate_against_baseline(
             &cases,
             &batch,
@@ -266,7 +266,7 @@ mod calibration {
 
     #[test]
     fn no_link_says_why_and_names_the_first_cases() {
-        let batch = batch_of(&fixture("calibration-traces.json"));
+        let batch = batch_of(&fixture("calibration/traces.json"));
         let cases = cases_of(r#"[{"caseId": "x1", "query": "nobody asked"}, {"caseId": "x2"}]"#);
         let c = run(&batch, &cases, &[]);
         assert_eq!((c.linked, c.unlinked.count), (0, 2));
@@ -278,7 +278,7 @@ mod calibration {
 
     #[test]
     fn one_class_has_no_curve_and_a_sentence() {
-        let batch = batch_of(&fixture("calibration-traces.json"));
+        let batch = batch_of(&fixture("calibration/traces.json"));
         let cases = cases_of(r#"[{"caseId": "cal-a", "expectedDocIds": ["doc-a"]}]"#);
         let c = run(&batch, &cases, &[]);
         assert_eq!(c.gate.all.status, CurveStatus::OneClass);

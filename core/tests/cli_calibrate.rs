@@ -37,12 +37,12 @@ fn calibrate_writes_json_and_markdown_and_prints_the_table() {
         &[
             "calibrate",
             "--cases",
-            &fixture("calibration-cases.json"),
+            &fixture("calibration/cases.json"),
             "--set",
             "referenceThreshold=0.3",
             "--out-dir",
             &out_dir.display().to_string(),
-            &fixture("calibration-traces.json"),
+            &fixture("calibration/traces.json"),
         ],
         &dir,
     );
@@ -103,8 +103,8 @@ fn calibrate_writes_into_the_current_folder_by_default() {
         &[
             "calibrate",
             "--cases",
-            &fixture("calibration-cases.json"),
-            &fixture("calibration-traces.json"),
+            &fixture("calibration/cases.json"),
+            &fixture("calibration/traces.json"),
         ],
         &dir,
     );
@@ -127,7 +127,7 @@ fn unlinked_cases_are_named() {
             "calibrate",
             "--cases",
             &cases.display().to_string(),
-            &fixture("calibration-traces.json"),
+            &fixture("calibration/traces.json"),
         ],
         &dir,
     );
@@ -150,7 +150,7 @@ fn bad_cases_exit_1_and_bad_settings_exit_2() {
             "calibrate",
             "--cases",
             &cases.display().to_string(),
-            &fixture("calibration-traces.json"),
+            &fixture("calibration/traces.json"),
         ],
         &dir,
     );
@@ -163,10 +163,10 @@ fn bad_cases_exit_1_and_bad_settings_exit_2() {
         &[
             "calibrate",
             "--cases",
-            &fixture("calibration-cases.json"),
+            &fixture("calibration/cases.json"),
             "--set",
             "referenceThreshold=0.9",
-            &fixture("calibration-traces.json"),
+            &fixture("calibration/traces.json"),
         ],
         &dir,
     );
