@@ -834,6 +834,11 @@ fn no_suggestion(
     }
 }
 
+/// The same traces flagged (the counts decide every figure).
+fn same_confusion(a: &ThresholdPoint, b: &ThresholdPoint) -> bool {
+    (a.true_positives, a.false_positives) == (b.true_positives, b.false_positives)
+}
+
 fn fmt_opt(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_owned(), |x| format!("{x:.3}"))
 }
@@ -854,8 +859,25 @@ fn reference_suggestion(curve: &GateCurve, config: &Config, criterion: Criterion
         Criterion::Youden => (curve.current.youden_j, best.youden_j),
         Criterion::F1 => (curve.current.f1, best.f1),
     };
+    let same = same_confusion(&curve.current, &best);
+    if same {
+        let mut kept = no_suggestion(
+            rule,
+            curve.scope,
+            curve,
+            format!(
+                "the current referenceThreshold {} already gives the best {name} ({}) over {} \
+                 cases: keep it",
+                config.reference_threshold,
+                fmt_opt(now),
+                curve.n
+            ),
+        );
+        kept.after = Some(best);
+        return kept;
+    }
     let mut message = format!(
-        "referenceThreshold {:.3} maximises {name} ({} -> {}) over {} cases: flags {} of {} \
+        "referenceThreshold {:.3} maximises {name} ({} → {}) over {} cases: flags {} of {} \
          not found and {} of {} found",
         best.threshold,
         fmt_opt(now),
@@ -925,6 +947,21 @@ fn distance_suggestion(curve: &GateCurve, dense: &[Observation], config: &Config
         return s;
     };
     let cut = (1.0 - (highest_below + best.threshold) / 2.0) * m;
+    if same_confusion(&curve.current, &best) {
+        let mut kept = no_suggestion(
+            RULE,
+            curve.scope,
+            curve,
+            format!(
+                "the current settings already make the best dense cut (Youden's J {}): nearest \
+                 accepted distance above {cut:.3} at maxL2Distance {m}; keep it",
+                fmt_opt(best.youden_j)
+            ),
+        );
+        kept.after = Some(best);
+        kept.distance_cut = Some(cut);
+        return kept;
+    }
     let suggested = cut / (1.0 - r);
     Suggestion {
         rule: RULE,
@@ -942,8 +979,8 @@ fn distance_suggestion(curve: &GateCurve, dense: &[Observation], config: &Config
         discordant_pairs_before: None,
         discordant_pairs_after: None,
         message: format!(
-            "the best dense cut (Youden's J {}) is quality < {:.3} at maxL2Distance {m}, i.e. \
-             nearest accepted distance > {cut:.3} (halfway to the next top quality below); \
+            "the best dense cut (Youden's J {}) is quality below {:.3} at maxL2Distance {m}, \
+             i.e. nearest accepted distance above {cut:.3} (halfway to the next top quality below); \
              maxL2Distance {suggested:.3} puts that cut at referenceThreshold {r} over {} \
              dense cases (it also rescales every dense quality, so the levels above move too)",
             fmt_opt(best.youden_j),
@@ -1073,7 +1110,7 @@ fn monotone_suggestion(sorted: &[Observation], config: &Config, table: &LevelTab
         message: format!(
             "preciseThreshold {precise:.3} best separates strong from the rest and \
              highlyRelevantThreshold {highly:.3} found from not found among the {n} cases at \
-             or above referenceThreshold {r}; discordant pairs in the level table {} -> {after}",
+             or above referenceThreshold {r}; discordant pairs in the level table {} → {after}",
             table.discordant_pairs
         ),
         ..base
@@ -1243,25 +1280,26 @@ fn suggestion_rows(suggestions: &[Suggestion]) -> Table {
     let rows = suggestions
         .iter()
         .map(|s| {
+            let kept = matches!((&s.before, &s.after), (Some(b), Some(a)) if same_confusion(b, a));
             let settings = if s.settings.is_empty() {
-                "none".to_owned()
+                if kept { "keep" } else { "none" }.to_owned()
             } else {
                 s.settings
                     .iter()
-                    .map(|c| format!("{} {} -> {}", c.key, c.current, num(c.suggested)))
+                    .map(|c| format!("{} {} → {}", c.key, c.current, num(c.suggested)))
                     .collect::<Vec<_>>()
                     .join(", ")
             };
             let figures = match (s.before, s.after) {
                 (Some(b), Some(a)) => format!(
-                    "J {} -> {}, F1 {} -> {}",
+                    "J {} → {}, F1 {} → {}",
                     fmt_opt(b.youden_j),
                     fmt_opt(a.youden_j),
                     fmt_opt(b.f1),
                     fmt_opt(a.f1)
                 ),
                 _ => match (s.discordant_pairs_before, s.discordant_pairs_after) {
-                    (Some(b), Some(a)) => format!("discordant pairs {b} -> {a}"),
+                    (Some(b), Some(a)) => format!("discordant pairs {b} → {a}"),
                     _ => "–".to_owned(),
                 },
             };

@@ -76,7 +76,7 @@ fn calibrate_writes_json_and_markdown_and_prints_the_table() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("referenceThreshold 0.3 -> 0.600"),
+        stdout.contains("referenceThreshold 0.3 → 0.600"),
         "{stdout}"
     );
 
