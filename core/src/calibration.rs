@@ -283,24 +283,45 @@ pub fn calibrate(cases: &CaseSet, analysis: &Analysis) -> Calibration {
 }
 
 /// Which trace each case links to (an index into the analysis's traces), as the
-/// golden evaluation links them. It depends on the batch and the cases only, not
-/// on the settings, so a shell links once and calibrates on every knob move.
+/// golden evaluation links them, with what of that trace no setting changes (its
+/// mode and recorded level). It depends on the batch and the cases only, so a shell
+/// links once and calibrates on every knob move.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseLinks(Vec<Option<usize>>);
+pub struct CaseLinks(Vec<Option<LinkedTrace>>);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LinkedTrace {
+    index: usize,
+    mode: Option<CanonicalLabel>,
+    recorded: Option<Level>,
+}
 
 /// Links the cases to the traces of an analysis of the batch (any settings).
 pub fn link(cases: &CaseSet, analysis: &Analysis) -> CaseLinks {
+    let links = golden::link_cases_by_keys(
+        &cases.cases,
+        analysis
+            .traces
+            .iter()
+            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+    );
     CaseLinks(
-        golden::link_cases_by_keys(
-            &cases.cases,
-            analysis
-                .traces
-                .iter()
-                .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
-        )
-        .into_iter()
-        .map(|found| found.map(|(at, _)| at))
-        .collect(),
+        links
+            .into_iter()
+            .map(|found| {
+                let (index, _) = found?;
+                let trace = analysis.traces.get(index)?;
+                Some(LinkedTrace {
+                    index,
+                    mode: trace.mode(),
+                    recorded: trace
+                        .trace
+                        .recorded_relevance_level
+                        .as_deref()
+                        .and_then(Level::parse_recorded),
+                })
+            })
+            .collect(),
     )
 }
 
@@ -327,11 +348,11 @@ pub fn calibrate_linked(
     let mut unlinked = Vec::new();
     let mut own_settings = 0;
     for ((case, link), case_report) in cases.cases.iter().zip(&links.0).zip(&report.cases) {
-        match link.and_then(|at| analysis.traces.get(at)) {
-            Some(trace) => {
+        match link.and_then(|l| Some((l, analysis.traces.get(l.index)?))) {
+            Some((linked, trace)) => {
                 own_settings +=
                     usize::from(differs_in_calibrated_keys(&trace.config, &analysis.config));
-                observations.push(observe(trace, case_report.level));
+                observations.push(observe(trace, &linked, case_report.level));
             }
             None => unlinked.push(UnlinkedCase {
                 case_id: case.case_id.clone(),
@@ -364,17 +385,13 @@ pub fn calibrate_against_baseline(
     })
 }
 
-fn observe(trace: &TraceAnalysis, outcome: GoldenLevel) -> Observation {
+fn observe(trace: &TraceAnalysis, linked: &LinkedTrace, outcome: GoldenLevel) -> Observation {
     Observation {
         top: trace.top_quality.unwrap_or(f64::NEG_INFINITY),
         outcome,
         level: trace.relevance_level,
-        recorded: trace
-            .trace
-            .recorded_relevance_level
-            .as_deref()
-            .and_then(Level::parse_recorded),
-        mode: trace.mode(),
+        recorded: linked.recorded,
+        mode: linked.mode,
         gate_inert: trace.low_quality_gate_inert,
     }
 }
@@ -415,9 +432,9 @@ fn calibrate_observations(
     }
     if own_settings > 0 {
         notes.push(format!(
-            "{own_settings} linked cases' traces run with thresholds, maxL2Distance or hybridQuality from \
-             their own options; their levels and top qualities are theirs, the current \
-             threshold and the suggestions are the global ones"
+            "{own_settings} linked cases' traces run with thresholds, maxL2Distance or \
+             hybridQuality from their own options; their levels and top qualities are \
+             theirs, the current threshold and the suggestions are the global ones"
         ));
     }
     let reason = (!unlinked.is_empty()).then(|| {

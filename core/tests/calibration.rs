@@ -450,6 +450,15 @@ mod calibration {
                 let reported = after.youden_j.unwrap_or(f64::NAN);
                 prop_assert!((j - reported).abs() < EPS, "{}: pipeline {} reported {}", rule, j, reported);
             }
+            // The level thresholds applied give the level table the suggestion reported.
+            if let Some(s) = c.suggestions.iter().find(|s| s.rule == "monotoneLevels") {
+                if let Some(after) = s.discordant_pairs_after {
+                    let mut applied: Vec<(&str, f64)> = pairs.to_vec();
+                    applied.extend(s.settings.iter().map(|change| (change.key, change.suggested)));
+                    let again = run(&batch, &cases, &applied);
+                    prop_assert_eq!(again.levels.discordant_pairs, after);
+                }
+            }
         }
     }
 }
