@@ -162,7 +162,8 @@ pub struct GateCurve {
     pub gate_inert_traces: usize,
     /// The confusion at the current `referenceThreshold`.
     pub current: ThresholdPoint,
-    /// Every candidate threshold (0, each distinct top quality, 1), ascending.
+    /// Every candidate threshold (0, each distinct top quality, the current
+    /// `referenceThreshold`, 1), ascending.
     pub points: Vec<ThresholdPoint>,
     /// The ROC curve from (0, 0) to (1, 1), FPR ascending; empty unless `status` is ok.
     pub roc: Vec<RocPoint>,
