@@ -14,6 +14,7 @@ source scripts/env.sh
 which=${1:-all}
 if [ "$which" = all ] || [ "$which" = native ]; then
   cargo bench -p ragtrace-core --bench analyze
+  cargo bench -p ragtrace-core --bench calibration
 fi
 if [ "$which" = all ] || [ "$which" = browser ]; then
   # Compiled as the site is (opt-level z, LTO, one codegen unit, no debug

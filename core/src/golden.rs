@@ -599,16 +599,29 @@ pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -
 /// first trace *without* a `caseId` whose trimmed query equals the case's
 /// trimmed query. Returns, per case, the trace index and how it was found.
 pub fn link_cases(cases: &[GoldenCase], runs: &[RunTrace]) -> Vec<Option<(usize, LinkedBy)>> {
+    link_cases_by_keys(
+        cases,
+        runs.iter()
+            .map(|run| (run.case_id.as_deref(), run.query.as_deref())),
+    )
+}
+
+/// [`link_cases`] over each trace's `(caseId, query)` alone, in batch order: the
+/// calibration links an analysis without building the evaluator's [`RunTrace`]s.
+pub fn link_cases_by_keys<'a>(
+    cases: &[GoldenCase],
+    trace_keys: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
+) -> Vec<Option<(usize, LinkedBy)>> {
     // First occurrence wins: build the indexes walking the batch in order.
     let mut by_id: HashMap<&str, usize> = HashMap::new();
     let mut by_query: HashMap<&str, usize> = HashMap::new();
-    for (i, run) in runs.iter().enumerate() {
-        match &run.case_id {
+    for (i, (case_id, query)) in trace_keys.into_iter().enumerate() {
+        match case_id {
             Some(id) => {
-                by_id.entry(id.as_str()).or_insert(i);
+                by_id.entry(id).or_insert(i);
             }
             None => {
-                if let Some(q) = &run.query {
+                if let Some(q) = query {
                     by_query.entry(q.trim()).or_insert(i);
                 }
             }

@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod batch;
+pub mod calibration;
 pub mod compare;
 pub mod config;
 pub mod diagnostic;

@@ -1,6 +1,8 @@
 //! `ragtrace`: the command-line shell over ragtrace-core (contract section 7).
 //! All logic lives in the library; this file reads files, parses flags and prints.
 
+mod calibrate;
+
 use clap::{Args, Parser, Subcommand};
 use ragtrace_core::{analyze, golden, input, report, Settings};
 use std::io::{Read, Write};
@@ -24,6 +26,9 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Evaluate traces against golden cases; write report.json and report.md.
     Eval(EvalArgs),
+    /// Calibrate levels and the low-quality gate against golden cases; write
+    /// calibration.json and calibration.md.
+    Calibrate(calibrate::CalibrateArgs),
 }
 
 #[derive(Args)]
@@ -84,6 +89,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Analyze(args) => run_analyze(args),
         Command::Eval(args) => run_eval(args),
+        Command::Calibrate(args) => calibrate::run(args),
     }
 }
 
