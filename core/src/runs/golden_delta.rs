@@ -507,3 +507,94 @@ pub struct ReportWithComparison<'a> {
     pub report: &'a GoldenReport,
     pub comparison: &'a GoldenComparison,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(id: &str, level: GoldenLevel, values: [f64; 5]) -> CaseScore {
+        CaseScore {
+            case_id: id.to_owned(),
+            level,
+            values,
+        }
+    }
+
+    #[test]
+    fn identical_evaluations_tie_everywhere_with_p_1() {
+        let cases: Vec<CaseScore> = (0..12)
+            .map(|i| {
+                score(
+                    &format!("c{i}"),
+                    GoldenLevel::Medium,
+                    [1.0, 0.5, 0.2, 1.0 / (i + 1) as f64, 0.6],
+                )
+            })
+            .collect();
+        let mut c = compare_golden(&cases, &cases);
+        add_significance(&mut c, &SignificanceOptions::default());
+        assert_eq!((c.regressions, c.improvements), (0, 0));
+        assert_eq!(c.level_transitions[1][1], 12);
+        for m in &c.metrics {
+            assert_eq!((m.wins, m.ties, m.losses), (0, 12, 0));
+            assert_eq!(m.mean_difference, Some(0.0));
+            let s = m
+                .significance
+                .as_ref()
+                .unwrap_or_else(|| panic!("computed"));
+            assert_eq!((s.permutation_p, s.permutation_p_holm), (1.0, 1.0));
+            assert_eq!(s.t_test, None);
+            assert_eq!((s.ci_low, s.ci_high), (Some(0.0), Some(0.0)));
+        }
+        assert_eq!(gate(&c, FailOn::Significant), None);
+        assert_eq!(gate(&c, FailOn::Regression), None);
+    }
+
+    #[test]
+    fn cases_missing_from_one_side_are_listed_and_left_out() {
+        let a = [
+            score("x", GoldenLevel::Strong, [1.0, 1.0, 0.2, 1.0, 1.0]),
+            score("only-a", GoldenLevel::Strong, [1.0; 5]),
+        ];
+        let b = [
+            score("only-b", GoldenLevel::Miss, [0.0; 5]),
+            score("x", GoldenLevel::Weak, [0.0, 0.0, 0.0, 0.0, 0.0]),
+        ];
+        let c = compare_golden(&a, &b);
+        assert_eq!(c.only_in_a, ["only-a"]);
+        assert_eq!(c.only_in_b, ["only-b"]);
+        assert_eq!(c.cases.len(), 1);
+        assert!(c.cases[0].regression);
+        assert_eq!(c.metrics[2].mean_difference, Some(-0.2));
+        assert_eq!(
+            gate(&c, FailOn::Regression).as_deref(),
+            Some("1 case(s) regressed: x (strong -> weak)")
+        );
+    }
+
+    #[test]
+    fn a_non_finite_value_leaves_its_case_out_of_that_metric_only() {
+        let a = [
+            score("x", GoldenLevel::Strong, [1.0, f64::NAN, 0.2, 1.0, 1.0]),
+            score("y", GoldenLevel::Strong, [1.0, 0.5, 0.2, 1.0, 1.0]),
+        ];
+        let c = compare_golden(&a, &a);
+        assert_eq!(c.metrics[1].cases, 1);
+        assert_eq!(c.metrics[0].cases, 2);
+    }
+
+    #[test]
+    fn baseline_cases_are_read_from_a_report() {
+        let report = serde_json::json!({"summary": {}, "cases": [
+            {"caseId": "c1", "level": "medium", "docHit": true, "recall": 0.5,
+             "precision": 0.2, "reciprocalRank": 0.5, "ndcg": 0.4}]});
+        let cases = baseline_scores(&report).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cases[0].values, [1.0, 0.5, 0.2, 0.5, 0.4]);
+        assert_eq!(cases[0].level, GoldenLevel::Medium);
+        let err = baseline_scores(&serde_json::json!({"summary": {}, "cases": [{"caseId": 3}]}));
+        assert_eq!(
+            err.map_err(|e| e.to_string()),
+            Err("at /cases/0/caseId: expected a string (a report.json written by `ragtrace eval`), found a number".to_owned())
+        );
+    }
+}

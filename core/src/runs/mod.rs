@@ -783,3 +783,180 @@ pub fn compare_report(
         golden,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{analyze, parse_document, Settings};
+
+    fn run(traces: &str) -> Analysis {
+        let batch = parse_document("run", traces);
+        assert!(batch.errors.is_empty(), "{:?}", batch.errors);
+        analyze(&batch, &Settings::default(), false).unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    fn trace(fields: &str, docs: &[&str]) -> String {
+        let candidates: Vec<String> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                format!(
+                    r#"{{"evidenceKey":"{d}#1","docId":"{d}","originalRank":{},"score":{},"scoreLabel":"dense"}}"#,
+                    i + 1,
+                    0.1 + 0.1 * i as f64
+                )
+            })
+            .collect();
+        format!(r#"{{{fields},"candidates":[{}]}}"#, candidates.join(","))
+    }
+
+    fn pairs_of(a: &[String], b: &[String]) -> RunComparison {
+        let (a, b) = (
+            run(&format!("[{}]", a.join(","))),
+            run(&format!("[{}]", b.join(","))),
+        );
+        compare_runs(&a, &b, &CompareOptions::default())
+    }
+
+    #[test]
+    fn queries_pair_after_normalisation_and_case_ids_only_with_each_other() {
+        let c = pairs_of(
+            &[
+                trace(r#""requestId":"a1","query":"Redis  Eviction""#, &["x"]),
+                trace(
+                    r#""requestId":"a2","caseId":"c1","query":"same words""#,
+                    &["x"],
+                ),
+                trace(r#""requestId":"a3","caseId":"c2","query":"shared""#, &["x"]),
+            ],
+            &[
+                trace(r#""requestId":"b1","query":" redis eviction ""#, &["x"]),
+                // Another caseId with the same query: not the same case.
+                trace(r#""requestId":"b3","caseId":"c9","query":"shared""#, &["x"]),
+                trace(
+                    r#""requestId":"b2","caseId":"c1","query":"other words""#,
+                    &["x"],
+                ),
+            ],
+        );
+        let found: Vec<(usize, usize, PairedBy)> =
+            c.pairs.iter().map(|p| (p.a, p.b, p.paired_by)).collect();
+        assert_eq!(found, [(0, 0, PairedBy::Query), (1, 2, PairedBy::CaseId)]);
+        assert_eq!(c.unpaired_a.len(), 1);
+        assert_eq!(c.unpaired_a[0].name, "a3");
+        assert_eq!(c.unpaired_b[0].name, "b3");
+        assert!(c.warnings.is_empty());
+        assert_eq!(c.no_common_query, None);
+    }
+
+    #[test]
+    fn repeated_queries_pair_in_order_with_a_warning() {
+        let c = pairs_of(
+            &[
+                trace(r#""requestId":"a1","query":"q""#, &["x"]),
+                trace(r#""requestId":"a2","query":"q""#, &["y"]),
+                trace(r#""requestId":"a3","query":"q""#, &["z"]),
+            ],
+            &[
+                trace(r#""requestId":"b1","query":"q""#, &["x"]),
+                trace(r#""requestId":"b2","query":"q""#, &["y"]),
+            ],
+        );
+        let found: Vec<(usize, usize)> = c.pairs.iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(found, [(0, 0), (1, 1)]);
+        assert_eq!(c.unpaired_a[0].name, "a3");
+        assert_eq!(
+            c.warnings,
+            ["2 trace(s) of run A and 1 of run B repeat an earlier query; repeated ones are paired in order of appearance"]
+        );
+    }
+
+    #[test]
+    fn request_ids_pair_traces_without_queries_only() {
+        let c = pairs_of(
+            &[
+                trace(r#""requestId":"r1""#, &["x"]),
+                trace(r#""requestId":"r2","query":"asked by A""#, &["x"]),
+            ],
+            &[
+                trace(r#""requestId":"r1""#, &["x"]),
+                trace(r#""requestId":"r2","query":"asked by B""#, &["x"]),
+            ],
+        );
+        assert_eq!(c.pairs.len(), 1);
+        assert_eq!(c.pairs[0].paired_by, PairedBy::RequestId);
+        assert_eq!(c.unpaired_a.len(), 1);
+    }
+
+    /// A: a b c (k = 5), B: c a d. Overlap@5 {a, c} = 2/5; Jaccard 2/4; common ranks
+    /// a (0, 1), c (2, 0): discordant, tau-b -1.
+    #[test]
+    fn one_pair_by_hand() {
+        let c = pairs_of(
+            &[trace(r#""requestId":"a","query":"q""#, &["a", "b", "c"])],
+            &[trace(r#""requestId":"b","query":"q""#, &["c", "a", "d"])],
+        );
+        let p = c.pairs[0];
+        assert_eq!((p.k, p.docs_a, p.docs_b, p.common_docs), (5, 3, 3, 2));
+        assert_eq!(p.overlap_docs, Some(0.4));
+        assert_eq!(p.overlap_keys, Some(0.4));
+        assert_eq!(p.jaccard, Some(0.5));
+        assert_eq!(p.kendall_tau_b, Some(-1.0));
+        assert!(!p.b_kept_none);
+        assert_eq!(c.groups[0].overlap_docs.mean, Some(0.4));
+        assert_eq!(c.groups[0].overlap_docs.histogram[4], 1);
+    }
+
+    #[test]
+    fn no_query_in_common_is_a_message_not_an_empty_table() {
+        let c = pairs_of(
+            &[trace(r#""requestId":"a","query":"one""#, &["x"])],
+            &[trace(r#""requestId":"b","query":"two""#, &["x"])],
+        );
+        assert!(c.pairs.is_empty());
+        assert_eq!(
+            c.no_common_query.as_deref(),
+            Some("the runs have no query in common: all 1 trace(s) of run A and all 1 of run B are unpaired (traces pair by caseId, else normalised query, else requestId); run A's first queries: \"one\"; run B's: \"two\"")
+        );
+    }
+
+    #[test]
+    fn differing_trace_options_are_listed_per_pair() {
+        let (a, b) = (
+            run(&format!(
+                "[{}]",
+                trace(
+                    r#""requestId":"a","query":"q","options":{"returnN":2}"#,
+                    &["x", "y", "z"]
+                )
+            )),
+            run(&format!(
+                "[{}]",
+                trace(r#""requestId":"b","query":"q""#, &["x", "y", "z"])
+            )),
+        );
+        let c = compare_runs(&a, &b, &CompareOptions::default());
+        assert!(c.pairs[0].config_differs);
+        assert_eq!(c.pairs[0].k, 2);
+        let detail = pair_detail(&a, &b, &c.pairs[0]).unwrap_or_else(|| panic!("a pair"));
+        assert_eq!(detail.config_differences.len(), 1);
+        assert_eq!(detail.config_differences[0].key, "returnN");
+        assert_eq!(detail.config_differences[0].a, serde_json::json!(2));
+        assert_eq!(detail.config_differences[0].b, serde_json::json!(5));
+        assert_eq!(detail.only_in_b[0].doc_id, "z");
+        assert_eq!(detail.only_in_b[0].doc_rank, 3);
+    }
+
+    #[test]
+    fn the_generated_paired_runs_pair_fully_but_for_the_dense_only_queries() {
+        let (dense, hybrid, _) = crate::testdata::generate_paired_runs(50, 10, 3);
+        let (a, b) = (run(&dense), run(&hybrid));
+        let c = compare_runs(&a, &b, &CompareOptions::default());
+        assert_eq!(c.pairs.len(), 45);
+        assert_eq!(c.unpaired_a.len(), 5);
+        assert!(c.unpaired_b.is_empty());
+        assert_eq!(c.groups[1].group, "dense->hybrid");
+        assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::CaseId));
+        assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::Query));
+    }
+}
