@@ -273,12 +273,17 @@ fn normalized_query(text: &str) -> Cow<'_, str> {
         && !text.contains("  ")
         && text
             .chars()
-            .all(|c| (c == ' ' || !c.is_whitespace()) && !c.is_uppercase());
+            .all(|c| (c == ' ' || !c.is_whitespace()) && lowercases_to_itself(c));
     if already {
         Cow::Borrowed(text)
     } else {
         Cow::Owned(normalize(text))
     }
+}
+
+fn lowercases_to_itself(c: char) -> bool {
+    let mut lower = c.to_lowercase();
+    lower.next() == Some(c) && lower.next().is_none()
 }
 
 type KeyOf = for<'t> fn(&'t TraceAnalysis) -> Option<Cow<'t, str>>;
