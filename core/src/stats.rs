@@ -336,7 +336,7 @@ pub fn paired_t_test(diffs: &[f64]) -> Option<TTest> {
 
 /// P(|T| ≥ |t|) for Student's t with `df` degrees of freedom: I_{df/(df+t²)}(df/2, 1/2).
 pub fn student_t_two_sided_p(t: f64, df: f64) -> f64 {
-    if t.is_nan() || !(df > 0.0) {
+    if t.is_nan() || df.is_nan() || df <= 0.0 {
         return f64::NAN;
     }
     if t.is_infinite() {

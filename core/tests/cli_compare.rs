@@ -2,7 +2,7 @@
 #![cfg(feature = "cli")]
 
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixture(name: &str) -> String {
@@ -40,7 +40,7 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn compare(dir: &PathBuf, extra: &[&str]) -> Output {
+fn compare(dir: &Path, extra: &[&str]) -> Output {
     let (a, b, cases) = (
         fixture("compare-run-a.json"),
         fixture("compare-run-b.json"),
