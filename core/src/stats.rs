@@ -273,7 +273,7 @@ pub fn bootstrap_mean_intervals(
     seed: u64,
 ) -> Vec<Option<(f64, f64)>> {
     let (rows, width) = interleave(diffs);
-    let n = if width == 0 { 0 } else { rows.len() / width };
+    let n = rows.len().checked_div(width).unwrap_or(0);
     if n == 0 || resamples == 0 {
         return vec![None; diffs.len()];
     }

@@ -1154,8 +1154,20 @@ mod tests {
 
     #[test]
     fn the_generated_paired_runs_pair_fully_but_for_the_dense_only_queries() {
-        let (dense, hybrid, _) = crate::testdata::generate_paired_runs(50, 10, 3);
+        let (dense, hybrid, cases) = crate::testdata::generate_paired_runs(50, 10, 3);
+        assert_eq!(
+            (dense.clone(), hybrid.clone(), cases.clone()),
+            crate::testdata::generate_paired_runs(50, 10, 3)
+        );
+        let cases = crate::golden::parse_cases("cases", &cases).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(cases.cases.len(), 16);
         let (a, b) = (run(&dense), run(&hybrid));
+        // The cases go both ways: some regress from dense to hybrid, some improve.
+        let delta = golden_delta::compare_golden(
+            &golden_delta::case_scores(&crate::golden::evaluate_analysis(&cases, &a)),
+            &golden_delta::case_scores(&crate::golden::evaluate_analysis(&cases, &b)),
+        );
+        assert!(delta.regressions > 0 && delta.improvements > 0, "{delta:?}");
         let c = both(&a, &b);
         assert_eq!(c.pairs.len(), 45);
         assert_eq!(c.unpaired_a.len(), 5);
