@@ -187,6 +187,10 @@ pub fn baseline_comparison(
     evaluation: &GoldenReport,
 ) -> Result<Option<GoldenComparison>, ExitCode> {
     let Some(path) = &args.baseline else {
+        if args.gate.fail_on() != FailOn::Never {
+            eprintln!("ragtrace: --fail-on needs --baseline REPORT.json (there is nothing to compare with)");
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
         return Ok(None);
     };
     let name = path.display().to_string();
