@@ -336,12 +336,16 @@ impl<'a> Chains<'a> {
 
 /// The normalised query, borrowed when normalising would not change it (the usual case).
 fn normalized_query(text: &str) -> Cow<'_, str> {
-    let already = !text.starts_with(' ')
-        && !text.ends_with(' ')
-        && !text.contains("  ")
-        && text
-            .chars()
-            .all(|c| (c == ' ' || !c.is_whitespace()) && lowercases_to_itself(c));
+    let settled = |c: char| (c == ' ' || !c.is_whitespace()) && lowercases_to_itself(c);
+    // Byte by byte for ASCII (the usual query), by character otherwise.
+    let settled_text = if text.is_ascii() {
+        text.bytes()
+            .all(|b| b == b' ' || !(char::from(b).is_whitespace() || b.is_ascii_uppercase()))
+    } else {
+        text.chars().all(settled)
+    };
+    let already =
+        !text.starts_with(' ') && !text.ends_with(' ') && !text.contains("  ") && settled_text;
     if already {
         Cow::Borrowed(text)
     } else {
@@ -1052,6 +1056,27 @@ mod tests {
         assert_eq!(c.unpaired_b[0].name, "b3");
         assert!(c.warnings.is_empty());
         assert_eq!(c.no_common_query, None);
+    }
+
+    /// The borrowed fast path agrees with the golden module's normalisation.
+    #[test]
+    fn normalized_query_is_normalize() {
+        for text in [
+            "plain words",
+            "Upper Case",
+            " padded ",
+            "two  spaces",
+            "tab\there",
+            "vertical\u{b}tab",
+            "ΣΊΣΥΦΟΣ",
+            "ǅemal",
+            "支付 回调",
+            "non\u{a0}breaking",
+            "",
+        ] {
+            assert_eq!(normalized_query(text), normalize(text), "{text:?}");
+        }
+        assert!(matches!(normalized_query("plain words"), Cow::Borrowed(_)));
     }
 
     #[test]
