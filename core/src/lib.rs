@@ -18,6 +18,8 @@ pub mod outcome;
 pub mod pipeline;
 pub mod quality;
 pub mod report;
+pub mod runs;
+pub mod stats;
 pub mod testdata;
 
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
