@@ -1655,7 +1655,16 @@ fn derive(trace: &mut Trace, mut candidates: Vec<Candidate>) {
     }
     trace.doc_count = docs.len();
 
-    trace.legacy = legacy_positions(&mut candidates, &valid);
+    let final_scores: Vec<Option<f64>> = valid.iter().map(|&i| candidates[i].final_score).collect();
+    trace.legacy = legacy_positions(&final_scores).map(|cmp| {
+        for (&i, place) in valid.iter().zip(&cmp.places) {
+            if let (Some(c), Some(place)) = (candidates.get_mut(i), place) {
+                c.legacy_position = Some(place.position);
+                c.displacement = Some(place.displacement);
+            }
+        }
+        cmp.summary
+    });
 
     let mut legacy_labels = BTreeMap::new();
     for c in candidates.iter() {

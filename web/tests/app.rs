@@ -50,7 +50,7 @@ async fn opens_with_a_full_analysis_of_the_sample() {
     let want = expected(&[("generated-500.json", &generated)], &Settings::default());
     assert!(want.traces.len() > 100);
     assert!(text(&root, ".tabs").contains(&format!("Batch ({} traces)", want.traces.len())));
-    for (level, n) in &want.summary.levels {
+    for (level, n) in &want.summary.all.levels {
         assert_eq!(shown_level_count(&root, level.as_str()), *n, "{level:?}");
     }
     // The list is virtualised: far fewer rows in the DOM than traces.
@@ -97,14 +97,14 @@ async fn moving_max_l2_distance_recomputes_every_trace() {
     settings.max_l2_distance = Some(0.6);
     let after = expected(&docs, &settings);
     assert_ne!(
-        before.summary.levels, after.summary.levels,
+        before.summary.all.levels, after.summary.all.levels,
         "the sample must react"
     );
 
     set_input(&root, "#knob-maxL2Distance", "0.6", "input");
     settle().await;
     for level in ragtrace_web::format::LEVELS {
-        let n = after.summary.levels.get(&level).copied().unwrap_or(0);
+        let n = after.summary.all.levels.get(&level).copied().unwrap_or(0);
         assert_eq!(shown_level_count(&root, level.as_str()), n, "{level:?}");
     }
     // The first rows of the list show the recomputed levels too.

@@ -23,9 +23,10 @@ fn signed(change: i64) -> String {
 pub fn Distribution() -> impl IntoView {
     let state = expect_context::<AppState>();
     let scopes: Memo<Option<Scopes>> = Memo::new(move |_| {
-        state
-            .analysis
-            .with(|a| a.as_ref().map(|a| a.summary.scopes()))
+        state.analysis.with(|a| {
+            a.as_ref()
+                .map(|a| a.summary.scopes().map(|(name, m)| (name, m.clone())))
+        })
     });
     let of_scope = move |scope: usize, f: fn(&ModeSummary) -> usize| {
         move || {

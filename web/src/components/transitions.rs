@@ -14,7 +14,7 @@ pub fn Transitions() -> impl IntoView {
         state.analysis.with(|a| {
             a.as_ref()
                 .and_then(|a| a.summary.scopes().into_iter().nth(scope.get()))
-                .map(|(_, counts)| counts)
+                .map(|(_, counts)| counts.clone())
         })
     });
     // The recorded levels that head the rows; `None` without an analysis. Knobs do
