@@ -11,7 +11,6 @@ use crate::state::{
     opening_document, AppState, Document, ListControls, ModeFilter, Origin, Sort, SortKey, View,
 };
 use leptos::prelude::*;
-use ragtrace_core::config::Key;
 use ragtrace_core::{Level, Settings};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -28,41 +27,12 @@ const STORE_LIMIT: usize = 2 * 1024 * 1024;
 const TOO_LARGE: &str =
     "This input is too large for the browser's storage: it will not survive a reload.";
 
-const KEYS: [Key; 9] = [
-    Key::MaxL2Distance,
-    Key::ReturnN,
-    Key::MaxChunksPerDocument,
-    Key::ExcerptMaxChars,
-    Key::PreciseThreshold,
-    Key::HighlyRelevantThreshold,
-    Key::ReferenceThreshold,
-    Key::HybridQuality,
-    Key::UseTraceOptions,
-];
-
 /// The keys a [`Settings`] overrides, as `key=value` text the core's
 /// [`Settings::set`] reads back.
-pub fn settings_pairs(settings: &Settings) -> Vec<(&'static str, String)> {
-    let mut out = Vec::new();
-    for key in KEYS {
-        let value = match key {
-            Key::MaxL2Distance => settings.max_l2_distance.map(|v| v.to_string()),
-            Key::ReturnN => settings.return_n.map(|v| v.to_string()),
-            Key::MaxChunksPerDocument => settings.max_chunks_per_document.map(|v| v.to_string()),
-            Key::ExcerptMaxChars => settings.excerpt_max_chars.map(|v| v.to_string()),
-            Key::PreciseThreshold => settings.precise_threshold.map(|v| v.to_string()),
-            Key::HighlyRelevantThreshold => {
-                settings.highly_relevant_threshold.map(|v| v.to_string())
-            }
-            Key::ReferenceThreshold => settings.reference_threshold.map(|v| v.to_string()),
-            Key::HybridQuality => settings.hybrid_quality.map(|v| v.as_str().to_owned()),
-            Key::UseTraceOptions => (!settings.use_trace_options).then(|| "false".to_owned()),
-        };
-        if let Some(value) = value {
-            out.push((key.name(), value));
-        }
-    }
-    out
+fn settings_pairs(settings: &Settings) -> impl Iterator<Item = (&'static str, String)> + '_ {
+    settings
+        .overrides()
+        .map(|(key, value)| (key.name(), value.to_string()))
 }
 
 /// Everything the hash can say; absent parts keep their defaults.
@@ -119,16 +89,11 @@ pub fn encode_hash(
     list: &ListControls,
 ) -> String {
     let mut parts: Vec<String> = settings_pairs(settings)
-        .into_iter()
         .map(|(k, v)| format!("{k}={}", encode(&v)))
         .collect();
     if let Some(baseline) = baseline {
         parts.push("pin=1".to_owned());
-        parts.extend(
-            settings_pairs(baseline)
-                .into_iter()
-                .map(|(k, v)| format!("pin.{k}={}", encode(&v))),
-        );
+        parts.extend(settings_pairs(baseline).map(|(k, v)| format!("pin.{k}={}", encode(&v))));
     }
     match view {
         View::Auto => {}
@@ -248,7 +213,6 @@ fn decode(value: &str) -> String {
 /// Settings in the same `key=value&...` form as the hash.
 fn encode_settings(settings: &Settings) -> String {
     settings_pairs(settings)
-        .into_iter()
         .map(|(k, v)| format!("{k}={}", encode(&v)))
         .collect::<Vec<_>>()
         .join("&")

@@ -93,8 +93,10 @@ async fn moving_max_l2_distance_recomputes_every_trace() {
     let generated = Sample::Generated.text();
     let docs = [("generated-500.json", &*generated)];
     let before = expected(&docs, &Settings::default());
-    let mut settings = Settings::default();
-    settings.max_l2_distance = Some(0.6);
+    let settings = Settings {
+        max_l2_distance: Some(0.6),
+        ..Settings::default()
+    };
     let after = expected(&docs, &settings);
     assert_ne!(
         before.summary.all.levels, after.summary.all.levels,
@@ -227,8 +229,10 @@ async fn a_pinned_baseline_shows_what_changed() {
     let generated = Sample::Generated.text();
     let docs = [("generated-500.json", &*generated)];
     let before = expected(&docs, &Settings::default());
-    let mut settings = Settings::default();
-    settings.max_l2_distance = Some(0.6);
+    let settings = Settings {
+        max_l2_distance: Some(0.6),
+        ..Settings::default()
+    };
     let after = expected(&docs, &settings);
     let changed = before
         .traces
