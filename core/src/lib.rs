@@ -4,6 +4,8 @@
 //! Read with [`input::parse_documents`] once, then call [`analyze`] as often as the
 //! settings change: nothing is re-parsed.
 
+#![warn(unreachable_pub)]
+
 pub mod analysis;
 pub mod batch;
 pub mod compare;

@@ -134,11 +134,6 @@ impl TraceAnalysis {
         self.decided.iter().filter_map(|d| self.block_of(d))
     }
 
-    /// How many blocks [`TraceAnalysis::blocks`] yields (one per candidate).
-    pub fn block_count(&self) -> usize {
-        self.decided.len()
-    }
-
     /// The block at `at` in processing order.
     pub fn block(&self, at: usize) -> Option<Block<'_>> {
         self.decided.get(at).and_then(|d| self.block_of(d))

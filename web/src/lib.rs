@@ -4,12 +4,14 @@
 //! `analyze` on every knob change); the page only lays it out. Trace text is
 //! always rendered as text nodes, never as HTML, and nothing uses the network.
 
+#![warn(unreachable_pub)]
+
 pub mod browser;
 pub mod components;
 pub mod format;
-pub mod persist;
+pub(crate) mod persist;
 pub mod samples;
-pub mod state;
+pub(crate) mod state;
 
 use components::{
     baseline::BaselineComparison, distribution::Distribution, error_panel::ErrorPanel,

@@ -37,7 +37,7 @@ fn settings_pairs(settings: &Settings) -> impl Iterator<Item = (&'static str, St
 
 /// Everything the hash can say; absent parts keep their defaults.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct HashState {
+pub(crate) struct HashState {
     pub settings: Option<Settings>,
     pub baseline: Option<Settings>,
     pub view: Option<View>,
@@ -57,7 +57,7 @@ fn mode_key(mode: ModeFilter) -> Option<&'static str> {
     }
 }
 
-pub fn sort_key_name(key: SortKey) -> &'static str {
+pub(crate) fn sort_key_name(key: SortKey) -> &'static str {
     match key {
         SortKey::Position => "position",
         SortKey::Name => "name",
@@ -82,7 +82,7 @@ const SORT_KEYS: [SortKey; 8] = [
 ];
 
 /// `key=value&...` for the hash (without the `#`).
-pub fn encode_hash(
+pub(crate) fn encode_hash(
     settings: &Settings,
     baseline: Option<&Settings>,
     view: View,
@@ -119,7 +119,7 @@ pub fn encode_hash(
 
 /// Reads a hash written by [`encode_hash`]; anything unreadable is ignored, so
 /// a hand-edited or outdated link still opens.
-pub fn decode_hash(hash: &str) -> HashState {
+pub(crate) fn decode_hash(hash: &str) -> HashState {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     let mut state = HashState::default();
     let mut settings = Settings::default();
@@ -256,7 +256,7 @@ fn current_hash() -> String {
 }
 
 /// What the page starts from: saved input and knobs, then the hash over the knobs.
-pub struct Restored {
+pub(crate) struct Restored {
     pub documents: Vec<Document>,
     pub paste: String,
     /// The Golden tab's cases file: (source name, text).
@@ -265,7 +265,7 @@ pub struct Restored {
     pub hash: HashState,
 }
 
-pub fn restore() -> Restored {
+pub(crate) fn restore() -> Restored {
     let store = storage();
     let get = |key: &str| store.as_ref().and_then(|s| s.get_item(key).ok().flatten());
     let mut documents = Vec::new();
@@ -319,7 +319,7 @@ pub fn restore() -> Restored {
 
 /// Keeps the hash and localStorage in step with the state, and follows a hash
 /// the user edits by hand.
-pub fn keep_in_sync(state: AppState) {
+pub(crate) fn keep_in_sync(state: AppState) {
     // The hash: replaced, not pushed, so moving a slider does not flood the history.
     Effect::new(move |_| {
         let hash = state.settings.with(|settings| {
@@ -405,7 +405,7 @@ pub fn keep_in_sync(state: AppState) {
 }
 
 /// Remembers the Golden tab's cases file as the paste is remembered.
-pub fn keep_cases_in_sync(state: AppState, golden: GoldenState) {
+pub(crate) fn keep_cases_in_sync(state: AppState, golden: GoldenState) {
     Effect::new(move |_| {
         let stored = golden.text.with(|text| {
             (!text.trim().is_empty()).then(|| StoredCases {
@@ -431,7 +431,7 @@ fn save_within_limit(state: AppState, key: &str, value: Option<String>) {
 }
 
 /// Applies a decoded hash to the state (at start and when the user edits it).
-pub fn apply_hash(state: AppState, hash: HashState) {
+pub(crate) fn apply_hash(state: AppState, hash: HashState) {
     if let Some(settings) = hash.settings {
         if state.settings.with_untracked(|s| *s != settings) {
             state.settings.set(settings);
@@ -465,7 +465,7 @@ fn save(state: AppState, key: &str, value: Option<String>) {
 }
 
 /// Forgets saved input, cases and knobs, and returns the page to its opening state.
-pub fn forget(state: AppState, golden: GoldenState) {
+pub(crate) fn forget(state: AppState, golden: GoldenState) {
     if let Some(store) = storage() {
         for key in [DOCUMENTS_KEY, PASTE_KEY, SETTINGS_KEY, CASES_KEY] {
             let _ = store.remove_item(key);

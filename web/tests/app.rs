@@ -73,7 +73,7 @@ async fn pasting_a_trace_shows_its_blocks_as_the_core_computes_them() {
     // One trace: the trace view opens by itself.
     assert!(text(&root, "#trace-title").contains("req-dense-001"));
     let rows = find_all(&root, "#block-table tbody tr");
-    assert_eq!(rows.len(), trace.block_count());
+    assert_eq!(rows.len(), trace.blocks().count());
     for (row, block) in rows.iter().zip(trace.blocks()) {
         let row_text = row.text_content().unwrap_or_default();
         assert!(

@@ -25,7 +25,7 @@ fn describe_pin(state: AppState) -> String {
 
 /// Pin / unpin, in the knobs panel.
 #[component]
-pub fn PinControls() -> impl IntoView {
+pub(crate) fn PinControls() -> impl IntoView {
     let state = expect_context::<AppState>();
     let pinned = move || state.baseline.with(Option::is_some);
     view! {
@@ -63,7 +63,7 @@ const LISTED: usize = 50;
 /// In the batch view while a baseline is pinned: distributions side by side and
 /// the traces whose level changed.
 #[component]
-pub fn BaselineComparison() -> impl IntoView {
+pub(crate) fn BaselineComparison() -> impl IntoView {
     let state = expect_context::<AppState>();
     let pair = Memo::new(move |_| -> Option<Result<Pair, ConfigError>> {
         let baseline = state.baseline_analysis.get()?;

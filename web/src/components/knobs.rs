@@ -99,7 +99,7 @@ fn key_id(key: Key) -> String {
 }
 
 #[component]
-pub fn Knobs() -> impl IntoView {
+pub(crate) fn Knobs() -> impl IntoView {
     let state = expect_context::<AppState>();
     // What the knobs show: the core's configuration for the current settings, or
     // the last valid one while the settings are invalid.

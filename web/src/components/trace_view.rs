@@ -11,7 +11,7 @@ use ragtrace_core::diagnostic::Severity;
 use ragtrace_core::{EvidenceComparison, TraceAnalysis};
 
 #[component]
-pub fn TraceView(index: usize) -> impl IntoView {
+pub(crate) fn TraceView(index: usize) -> impl IntoView {
     let state = expect_context::<AppState>();
     let count = move || {
         state

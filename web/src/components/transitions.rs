@@ -7,7 +7,7 @@ use ragtrace_core::batch::SCOPES;
 use ragtrace_core::{Level, ModeSummary};
 
 #[component]
-pub fn Transitions() -> impl IntoView {
+pub(crate) fn Transitions() -> impl IntoView {
     let state = expect_context::<AppState>();
     let scope = RwSignal::new(0usize);
     let counts = Memo::new(move |_| {

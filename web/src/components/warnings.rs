@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use ragtrace_core::diagnostic::Severity;
 
 #[component]
-pub fn Warnings() -> impl IntoView {
+pub(crate) fn Warnings() -> impl IntoView {
     let state = expect_context::<AppState>();
     let warnings = Memo::new(move |_| {
         state
