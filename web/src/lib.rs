@@ -28,7 +28,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(restored.documents, restored.paste, restored.settings);
     persist::apply_hash(state, restored.hash);
     provide_context(state);
-    let golden = components::golden::GoldenState::new(state, restored.cases);
+    let golden = state::golden::GoldenState::new(state, restored.cases);
     provide_context(golden);
     persist::keep_in_sync(state);
     persist::keep_cases_in_sync(state, golden);
@@ -228,7 +228,7 @@ fn BatchView() -> impl IntoView {
 #[component]
 fn Downloads() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let golden = expect_context::<components::golden::GoldenState>();
+    let golden = expect_context::<state::golden::GoldenState>();
     let download_json = move |_| {
         let Some(analysis) = state.analysis.get_untracked() else {
             return;

@@ -10,6 +10,7 @@ pub(crate) mod block_table;
 pub(crate) mod distribution;
 pub(crate) mod error_panel;
 pub(crate) mod file_list;
+pub(crate) mod finding;
 pub mod golden;
 pub(crate) mod input;
 pub(crate) mod knobs;

@@ -6,6 +6,8 @@
 //! documents change, `ragtrace_core::analyze` only when the parsed batch or the
 //! knobs change. Every number the page shows comes out of those memos.
 
+pub(crate) mod golden;
+
 use crate::samples::Sample;
 use leptos::prelude::*;
 use ragtrace_core::input::{parse_documents, DocumentSummary};
