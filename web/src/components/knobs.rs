@@ -284,35 +284,34 @@ fn TraceOptionsSwitch(key: Key) -> impl IntoView {
     }
 }
 
+/// A choice's label and tooltip.
+fn describe(mode: HybridQuality) -> (&'static str, &'static str) {
+    match mode {
+        HybridQuality::Rank => ("rank", "The service's behaviour: (n - r + 1) / n"),
+        HybridQuality::DenseWhenPresent => (
+            "dense when present",
+            "What-if: the dense formula on denseDistance when a hit carries one",
+        ),
+        HybridQuality::MaxRankDense => (
+            "max(rank, dense)",
+            "What-if: the larger of rank and dense quality",
+        ),
+    }
+}
+
 /// A segmented control (radio group) for `hybridQuality`.
 #[component]
 fn HybridQualityKnob(shown: Memo<Config>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let options = [
-        (
-            HybridQuality::Rank,
-            "rank",
-            "The service's behaviour: (n - r + 1) / n",
-        ),
-        (
-            HybridQuality::DenseWhenPresent,
-            "dense when present",
-            "What-if: the dense formula on denseDistance when a hit carries one",
-        ),
-        (
-            HybridQuality::MaxRankDense,
-            "max(rank, dense)",
-            "What-if: the larger of rank and dense quality",
-        ),
-    ];
     let overridden = move || state.settings.with(|s| is_set(s, Key::HybridQuality));
     view! {
         <fieldset class="knob segmented" class:overridden=overridden>
             <legend>"hybridQuality"</legend>
             <div class="segments">
-                {options
+                {HybridQuality::ALL
                     .into_iter()
-                    .map(|(mode, text, title)| {
+                    .map(|mode| {
+                        let (text, title) = describe(mode);
                         view! {
                             <label class="segment" title=title>
                                 <input
