@@ -19,9 +19,6 @@ pub mod quality;
 pub mod report;
 pub mod testdata;
 
-#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
-pub mod wasm;
-
 pub use analysis::{analyze, Analysis, Block, EvidenceComparison, Stages, TraceAnalysis};
 pub use batch::{BatchWarning, ModeSummary, Summary, SweepPoint};
 pub use config::{Config, ConfigError, HybridQuality, Settings};
