@@ -113,7 +113,7 @@ fn run(input: JsValue, config: JsValue) -> Result<Analysis, Error> {
 #[wasm_bindgen]
 pub fn analyze(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Settings | string | null")] config: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Settings | string | null")] config: JsValue,
 ) -> Result<Analysis, Error> {
     run(input, config)
 }
@@ -123,7 +123,7 @@ pub fn analyze(
 #[wasm_bindgen(js_name = analyzeObject, unchecked_return_type = "AnalysisObject")]
 pub fn analyze_object(
     #[wasm_bindgen(unchecked_param_type = "string | object")] input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Settings | string | null")] config: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Settings | string | null")] config: JsValue,
 ) -> Result<JsValue, Error> {
     run(input, config)?.to_json()
 }

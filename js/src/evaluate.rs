@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 pub fn evaluate(
     #[wasm_bindgen(unchecked_param_type = "string | object")] cases: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | object")] runs: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Settings | string | null")] config: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Settings | string | null")] config: JsValue,
 ) -> Result<JsValue, Error> {
     let settings = args::settings(config)?;
     let cases = args::cases(cases)?;

@@ -20,8 +20,9 @@ pub fn quality_score(
     score: Option<f64>,
     rank: f64,
     #[wasm_bindgen(js_name = batchSize)] batch_size: f64,
-    #[wasm_bindgen(unchecked_param_type = "Settings | string | null")] config: JsValue,
-    #[wasm_bindgen(js_name = denseDistance)] dense_distance: Option<f64>,
+    #[wasm_bindgen(unchecked_optional_param_type = "Settings | string | null")] config: JsValue,
+    #[wasm_bindgen(js_name = denseDistance, unchecked_optional_param_type = "number | null")]
+    dense_distance: Option<f64>,
 ) -> Result<f64, Error> {
     let settings = args::settings(config)?;
     let config = Config::from_settings(&settings).map_err(|err| Error::Config(err.to_string()))?;
