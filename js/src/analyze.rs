@@ -8,8 +8,9 @@ use wasm_bindgen::prelude::*;
 
 /// The analysis of a batch under one set of settings (`analyze`'s result). Each
 /// method converts one part of the CLI's JSON object; `toJSON()` gives all of it (so
-/// `JSON.stringify(analysis)` writes what `ragtrace analyze --sweep` writes). Call
-/// `free()` when done with it to release its memory at once.
+/// `JSON.stringify(analysis)` writes the object `ragtrace analyze --sweep` writes). Call
+/// `free()` when done with it to release its memory at once (the garbage collector
+/// frees it otherwise, later).
 #[wasm_bindgen]
 pub struct Analysis {
     inner: ragtrace_core::Analysis,

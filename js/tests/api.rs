@@ -183,7 +183,12 @@ fn stringify(value: &JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn the_handle_hands_out_the_parts_of_the_whole_object() {
-    let batch = format!("{DENSE_TRACE}\n{HYBRID_TRACE}\n{LOOKUPS}");
+    // JSON lines: one trace per line, then the two LookupResults.
+    let batch = format!(
+        "{}\n{}\n{LOOKUPS}",
+        DENSE_TRACE.replace('\n', " "),
+        HYBRID_TRACE.replace('\n', " ")
+    );
     let config = JSON::parse(r#"{"returnN": 3}"#).unwrap();
     let analysis = wasm::analyze(JsValue::from_str(&batch), config).unwrap();
     let whole = analysis.to_json().unwrap();
