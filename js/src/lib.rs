@@ -5,7 +5,7 @@
 //! (`summary()`, `trace(i)`, `traces(from, to)`, `toJSON()`); the other functions
 //! return plain JS objects shaped exactly like the CLI's JSON (absent values are
 //! `null`). Every failure is thrown as a JS `Error` whose message names what is wrong
-//! and where (see [`error`]).
+//! and where (see [`Error`]).
 //!
 //! One file per concern: to add a function, add a file beside `evaluate.rs`, declare
 //! its result types in `types/ragtrace.d.ts`, and use them in `types/usage.ts`.
