@@ -25,9 +25,6 @@ pub mod stats;
 pub mod testdata;
 pub mod trace_analysis;
 
-#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
-pub mod wasm;
-
 pub use analysis::{analyze, Analysis};
 pub use batch::{BatchWarning, ModeSummary, Summary, SweepPoint};
 pub use config::{Config, ConfigError, HybridQuality, Settings};
