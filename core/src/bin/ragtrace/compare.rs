@@ -5,9 +5,9 @@ use super::{load_settings, print_input_errors, read_inputs, write_file, Settings
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::golden::{self, GoldenReport};
+use ragtrace_core::input;
 use ragtrace_core::runs::golden_delta::{self, FailOn, GoldenComparison, SignificanceOptions};
 use ragtrace_core::runs::{self, markdown, CompareOptions};
-use ragtrace_core::{analyze, input};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -103,27 +103,14 @@ pub fn run_compare(args: CompareArgs) -> ExitCode {
     );
     print_input_errors(&batch_a.errors);
     print_input_errors(&batch_b.errors);
-    let analyses = analyze(&batch_a, &settings, false)
-        .and_then(|a| Ok((a, analyze(&batch_b, &settings, false)?)));
-    let (analysis_a, analysis_b) = match analyses {
-        Ok(both) => both,
-        Err(err) => {
-            eprintln!("ragtrace: {err}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let (pairing, comparison) = runs::compare_runs(&analysis_a, &analysis_b, &options);
-    let golden = cases.map(|cases| {
-        let a = golden::evaluate_analysis(&cases, &analysis_a);
-        let b = golden::evaluate_analysis(&cases, &analysis_b);
-        let mut delta = golden_delta::compare_golden(
-            &golden_delta::case_scores(&a),
-            &golden_delta::case_scores(&b),
-        );
-        golden_delta::add_significance(&mut delta, &SignificanceOptions::default());
-        delta
-    });
-    let report = runs::compare_report(&analysis_a, &analysis_b, &pairing, &comparison, golden);
+    let report =
+        match runs::compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options) {
+            Ok(report) => report,
+            Err(err) => {
+                eprintln!("ragtrace: {err}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        };
     let json = match serde_json::to_string_pretty(&report) {
         Ok(json) => json + "\n",
         Err(err) => {
@@ -152,20 +139,20 @@ pub fn run_compare(args: CompareArgs) -> ExitCode {
     let fail_on = args.gate.fail_on();
     let tripped = match &report.golden {
         Some(golden) => golden_delta::gate(golden, fail_on),
-        None => level_gate(&comparison, fail_on),
+        None => level_gate(&report, fail_on),
     };
     gate_exit(tripped)
 }
 
 /// Without cases: `regression` trips on a pair whose recomputed level got worse.
-fn level_gate(comparison: &runs::RunComparison, fail_on: FailOn) -> Option<String> {
+fn level_gate(report: &runs::CompareReport, fail_on: FailOn) -> Option<String> {
     if fail_on != FailOn::Regression {
         return None;
     }
-    let worse = comparison
+    let worse = report
         .pairs
         .iter()
-        .filter(|p| p.level_worsened())
+        .filter(|p| p.numbers.level_worsened())
         .count();
     (worse > 0).then(|| format!("{worse} pair(s) got a worse relevance level in run B"))
 }
