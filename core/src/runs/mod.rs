@@ -971,6 +971,38 @@ pub fn compare_report(
     }
 }
 
+/// Everything `compare.json` holds for two parsed runs: both analysed under the same
+/// `settings` (each trace with its own options), paired and compared, and, given
+/// `cases`, both evaluated against them with the golden deltas and their significance
+/// (default seeds). The one entry point of the CLI's `compare` and the JS API's
+/// `compareRuns`, so both report the same numbers. `Err` when the settings are invalid.
+pub fn compare_batches(
+    a: &crate::ParsedBatch,
+    b: &crate::ParsedBatch,
+    settings: &crate::Settings,
+    cases: Option<&crate::golden::CaseSet>,
+    options: &CompareOptions,
+) -> Result<CompareReport, crate::ConfigError> {
+    let analysis_a = crate::analyze(a, settings, false)?;
+    let analysis_b = crate::analyze(b, settings, false)?;
+    let (pairing, comparison) = compare_runs(&analysis_a, &analysis_b, options);
+    let golden = cases.map(|cases| {
+        let scores = |analysis: &Analysis| {
+            golden_delta::case_scores(&crate::golden::evaluate_analysis(cases, analysis))
+        };
+        let mut delta = golden_delta::compare_golden(&scores(&analysis_a), &scores(&analysis_b));
+        golden_delta::add_significance(&mut delta, &golden_delta::SignificanceOptions::default());
+        delta
+    });
+    Ok(compare_report(
+        &analysis_a,
+        &analysis_b,
+        &pairing,
+        &comparison,
+        golden,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1201,36 +1233,4 @@ mod tests {
         assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::CaseId));
         assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::Query));
     }
-}
-
-/// Everything `compare.json` holds for two parsed runs: both analysed under the same
-/// `settings` (each trace with its own options), paired and compared, and, given
-/// `cases`, both evaluated against them with the golden deltas and their significance
-/// (default seeds). The one entry point of the CLI's `compare` and the JS API's
-/// `compareRuns`, so both report the same numbers. `Err` when the settings are invalid.
-pub fn compare_batches(
-    a: &crate::ParsedBatch,
-    b: &crate::ParsedBatch,
-    settings: &crate::Settings,
-    cases: Option<&crate::golden::CaseSet>,
-    options: &CompareOptions,
-) -> Result<CompareReport, crate::ConfigError> {
-    let analysis_a = crate::analyze(a, settings, false)?;
-    let analysis_b = crate::analyze(b, settings, false)?;
-    let (pairing, comparison) = compare_runs(&analysis_a, &analysis_b, options);
-    let golden = cases.map(|cases| {
-        let scores = |analysis: &Analysis| {
-            golden_delta::case_scores(&crate::golden::evaluate_analysis(cases, analysis))
-        };
-        let mut delta = golden_delta::compare_golden(&scores(&analysis_a), &scores(&analysis_b));
-        golden_delta::add_significance(&mut delta, &golden_delta::SignificanceOptions::default());
-        delta
-    });
-    Ok(compare_report(
-        &analysis_a,
-        &analysis_b,
-        &pairing,
-        &comparison,
-        golden,
-    ))
 }
