@@ -16,7 +16,8 @@ pub fn compare_runs(
     #[wasm_bindgen(unchecked_param_type = "string | object")] b: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string | object | null")] cases: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Settings | string | null")] config: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CompareOptions | null")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Partial<CompareOptions> | null")]
+    options: JsValue,
 ) -> Result<JsValue, Error> {
     let settings = args::settings(config)?;
     let options = args::compare_options(options)?;
