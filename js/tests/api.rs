@@ -294,27 +294,16 @@ fn core_compare_report(
         with_cases.then(|| ragtrace_core::golden::parse_cases("cases", COMPARE_CASES).unwrap());
     let report =
         compare_batches(&a, &b, settings, cases.as_ref(), &CompareOptions { rbo_p }).unwrap();
-    numbers_as_floats(serde_json::to_value(report).unwrap())
+    // Through JSON.parse, so that as_json reads it as it reads the API's result.
+    as_json(&JSON::parse(&serde_json::to_string(&report).unwrap()).unwrap())
 }
 
-/// Every number as an f64: JavaScript writes the float 1.0 as `1`, which serde_json
-/// reads back as an integer, unequal to the float the core serialised.
-fn numbers_as_floats(value: serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match value {
-        Value::Number(n) => Value::from(n.as_f64().unwrap()),
-        Value::Array(items) => Value::Array(items.into_iter().map(numbers_as_floats).collect()),
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(k, v)| (k, numbers_as_floats(v)))
-                .collect(),
-        ),
-        other => other,
-    }
-}
-
+/// A result as JavaScript writes it, read back as JSON: both sides of a comparison go
+/// through `JSON.stringify`, so numbers are written the same way (the float 1.0 as `1`,
+/// every other one as its shortest round-trip text). Reading one side's Rust text
+/// directly would not do: serde_json's default float parser may miss by one ulp.
 fn as_json(value: &JsValue) -> serde_json::Value {
-    numbers_as_floats(serde_json::from_str(&stringify(value)).unwrap())
+    serde_json::from_str(&stringify(value)).unwrap()
 }
 
 #[wasm_bindgen_test]
