@@ -92,9 +92,11 @@ pub(crate) fn compare_options(options: JsValue) -> Result<CompareOptions, Error>
     }
     let invalid = |message: String| Error::Options(message);
     let json = to_json(options, OPTIONS)?;
-    let object = json
-        .as_object()
-        .ok_or_else(|| invalid(format!("expected an object, found {json}")))?;
+    let object = json.as_object().ok_or_else(|| {
+        invalid(format!(
+            "expected an object such as {{\"rboP\": 0.9}}, found {json}"
+        ))
+    })?;
     for (key, value) in object {
         match key.as_str() {
             "rboP" => {

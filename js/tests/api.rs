@@ -371,20 +371,29 @@ fn compare_runs_locates_an_unreadable_side() {
 
 #[wasm_bindgen_test]
 fn compare_runs_rejects_a_bad_rbo_p_naming_it() {
-    for options in [
+    let not_a_number = Object::new();
+    Reflect::set(&not_a_number, &"rboP".into(), &JsValue::from_f64(f64::NAN)).unwrap();
+    let options = [
         r#"{"rboP": 1}"#,
         r#"{"rboP": 0}"#,
+        r#"{"rboP": -0.5}"#,
         r#"{"rboP": "high"}"#,
         r#"{"rbo": 0.5}"#,
-    ] {
+        "[0.5]",
+    ]
+    .map(|text| JSON::parse(text).unwrap())
+    .into_iter()
+    .chain([JsValue::from(not_a_number)]);
+    for options in options {
+        let shown = stringify(&options);
         let message = thrown_message(wasm::compare_runs(
             JsValue::from_str(RUN_A),
             JsValue::from_str(RUN_B),
             JsValue::UNDEFINED,
             JsValue::UNDEFINED,
-            JSON::parse(options).unwrap(),
+            options,
         ));
-        assert!(message.starts_with("options: "), "{message}");
-        assert!(message.contains("rboP"), "{options}: {message}");
+        assert!(message.starts_with("options: "), "{shown}: {message}");
+        assert!(message.contains("rboP"), "{shown}: {message}");
     }
 }
