@@ -3,6 +3,7 @@
 
 use crate::error::Error;
 use ragtrace_core::golden::{self, CaseSet};
+use ragtrace_core::runs::CompareOptions;
 use ragtrace_core::{parse_document, parse_value, ParsedBatch, Settings};
 use wasm_bindgen::JsValue;
 
@@ -67,4 +68,49 @@ pub(crate) fn count(value: f64, name: &'static str) -> Result<u64, Error> {
     } else {
         Err(Error::NotACount { name, value })
     }
+}
+
+/// The names given to the two runs of `compareRuns` in located error messages.
+pub(crate) const RUN_A_SOURCE: &str = "a";
+pub(crate) const RUN_B_SOURCE: &str = "b";
+const OPTIONS: &str = "options";
+
+/// Cases when given, `None` for `undefined` or `null`.
+pub(crate) fn optional_cases(cases: JsValue) -> Result<Option<CaseSet>, Error> {
+    if is_absent(&cases) {
+        Ok(None)
+    } else {
+        self::cases(cases).map(Some)
+    }
+}
+
+/// `compareRuns`' options, `{ rboP?: number }`, the defaults for what is absent.
+pub(crate) fn compare_options(options: JsValue) -> Result<CompareOptions, Error> {
+    let mut read = CompareOptions::default();
+    if is_absent(&options) {
+        return Ok(read);
+    }
+    let invalid = |message: String| Error::Options(message);
+    let json = to_json(options, OPTIONS)?;
+    let object = json.as_object().ok_or_else(|| {
+        invalid(format!(
+            "expected an object such as {{\"rboP\": 0.9}}, found {json}"
+        ))
+    })?;
+    for (key, value) in object {
+        match key.as_str() {
+            "rboP" => {
+                read.rbo_p = value
+                    .as_f64()
+                    .ok_or_else(|| invalid(format!("rboP must be a number, found {value}")))?;
+            }
+            other => {
+                return Err(invalid(format!(
+                    "unknown key {other:?}; the one key is rboP"
+                )))
+            }
+        }
+    }
+    read.validate().map_err(invalid)?;
+    Ok(read)
 }

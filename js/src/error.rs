@@ -23,6 +23,8 @@ pub enum Error {
     NotACount { name: &'static str, value: f64 },
     /// A result could not be handed to JavaScript (not expected: results are plain data).
     Convert(String),
+    /// An invalid option of `compareRuns`, naming the key.
+    Options(String),
 }
 
 impl fmt::Display for Error {
@@ -46,6 +48,7 @@ impl fmt::Display for Error {
             Error::Convert(message) => {
                 write!(f, "cannot convert the result to JavaScript: {message}")
             }
+            Error::Options(message) => write!(f, "options: {message}"),
         }
     }
 }

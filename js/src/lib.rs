@@ -32,3 +32,6 @@ use wasm_bindgen::prelude::*;
 // scripts/check-types.sh against types/usage.ts.
 #[wasm_bindgen(typescript_custom_section)]
 const RESULT_TYPES: &str = include_str!("../types/ragtrace.d.ts");
+
+mod compare;
+pub use compare::compare_runs;

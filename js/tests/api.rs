@@ -274,3 +274,126 @@ fn missing_input_throws_an_error_saying_so() {
     ));
     assert!(message.starts_with("runs: "), "{message}");
 }
+
+// compareRuns: two runs side by side, the object of `compare.json`.
+
+const RUN_A: &str = include_str!("../../tests/fixtures/compare-run-a.json");
+const RUN_B: &str = include_str!("../../tests/fixtures/compare-run-b.json");
+const COMPARE_CASES: &str = include_str!("../../tests/fixtures/compare-cases.json");
+
+/// What the core's `compare_batches` reports for the compare fixtures.
+fn core_compare_report(
+    settings: &ragtrace_core::Settings,
+    with_cases: bool,
+    rbo_p: f64,
+) -> serde_json::Value {
+    use ragtrace_core::runs::{compare_batches, CompareOptions};
+    let a = ragtrace_core::parse_document("a", RUN_A);
+    let b = ragtrace_core::parse_document("b", RUN_B);
+    let cases =
+        with_cases.then(|| ragtrace_core::golden::parse_cases("cases", COMPARE_CASES).unwrap());
+    let report =
+        compare_batches(&a, &b, settings, cases.as_ref(), &CompareOptions { rbo_p }).unwrap();
+    // Through JSON.parse, so that as_json reads it as it reads the API's result.
+    as_json(&JSON::parse(&serde_json::to_string(&report).unwrap()).unwrap())
+}
+
+/// A result as JavaScript writes it, read back as JSON: both sides of a comparison go
+/// through `JSON.stringify`, so numbers are written the same way (the float 1.0 as `1`,
+/// every other one as its shortest round-trip text). Reading one side's Rust text
+/// directly would not do: serde_json's default float parser may miss by one ulp.
+fn as_json(value: &JsValue) -> serde_json::Value {
+    serde_json::from_str(&stringify(value)).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn compare_runs_equals_the_cores_compare_json() {
+    let out = wasm::compare_runs(
+        JsValue::from_str(RUN_A),
+        JSON::parse(RUN_B).unwrap(),
+        JsValue::from_str(COMPARE_CASES),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let expected = core_compare_report(&ragtrace_core::Settings::default(), true, 0.9);
+    assert!(!expected["golden"].is_null() && !expected["pairs"].as_array().unwrap().is_empty());
+    assert_eq!(as_json(&out), expected);
+}
+
+#[wasm_bindgen_test]
+fn compare_runs_passes_settings_and_rbo_p_and_no_cases_means_no_golden() {
+    let config = r#"{"returnN": 2}"#;
+    let out = wasm::compare_runs(
+        JsValue::from_str(RUN_A),
+        JsValue::from_str(RUN_B),
+        JsValue::NULL,
+        JsValue::from_str(config),
+        JSON::parse(r#"{"rboP": 0.5}"#).unwrap(),
+    )
+    .unwrap();
+    let settings = ragtrace_core::Settings::from_json_text(config).unwrap();
+    let expected = core_compare_report(&settings, false, 0.5);
+    assert!(expected["golden"].is_null());
+    assert_eq!(expected["options"]["rboP"], 0.5);
+    assert_eq!(expected["config"]["returnN"], 2);
+    assert_eq!(as_json(&out), expected);
+}
+
+#[wasm_bindgen_test]
+fn compare_runs_locates_an_unreadable_side() {
+    let bad = JsValue::from_str("{\"traces\": [");
+    let message = thrown_message(wasm::compare_runs(
+        bad.clone(),
+        JsValue::from_str(RUN_B),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.starts_with("a:1:"), "{message}");
+    let message = thrown_message(wasm::compare_runs(
+        JsValue::from_str(RUN_A),
+        bad,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.starts_with("b:1:"), "{message}");
+    let message = thrown_message(wasm::compare_runs(
+        JsValue::from_str(RUN_A),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.starts_with("b: expected"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn compare_runs_rejects_a_bad_rbo_p_naming_it() {
+    let not_a_number = Object::new();
+    Reflect::set(&not_a_number, &"rboP".into(), &JsValue::from_f64(f64::NAN)).unwrap();
+    let options = [
+        r#"{"rboP": 1}"#,
+        r#"{"rboP": 0}"#,
+        r#"{"rboP": -0.5}"#,
+        r#"{"rboP": "high"}"#,
+        r#"{"rbo": 0.5}"#,
+        "[0.5]",
+    ]
+    .map(|text| JSON::parse(text).unwrap())
+    .into_iter()
+    .chain([JsValue::from(not_a_number)]);
+    for options in options {
+        let shown = stringify(&options);
+        let message = thrown_message(wasm::compare_runs(
+            JsValue::from_str(RUN_A),
+            JsValue::from_str(RUN_B),
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+            options,
+        ));
+        assert!(message.starts_with("options: "), "{shown}: {message}");
+        assert!(message.contains("rboP"), "{shown}: {message}");
+    }
+}

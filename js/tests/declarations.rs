@@ -155,7 +155,98 @@ fn every_interface_matches_the_json_the_api_returns() {
             .unwrap_or_else(|err| panic!("{key}: {err}"));
     }
     checker.checked.insert("Settings".to_owned());
+    check_compare_report(&mut checker);
 
     let declared: BTreeSet<String> = checker.interfaces.keys().cloned().collect();
     assert_eq!(declared, checker.checked, "interfaces without a check");
+}
+
+const RUN_A: &str = include_str!("../../tests/fixtures/compare-run-a.json");
+const RUN_B: &str = include_str!("../../tests/fixtures/compare-run-b.json");
+const COMPARE_CASES: &str = include_str!("../../tests/fixtures/compare-cases.json");
+
+/// `compareRuns`' result: the compare fixtures through the core's one entry point.
+fn check_compare_report(checker: &mut Checker) {
+    use ragtrace_core::runs::{compare_batches, CompareOptions};
+    let a = parse_document("a", RUN_A);
+    // B's first trace ran with its own returnN, so its pair lists a configuration difference.
+    let mut run_b: Value = serde_json::from_str(RUN_B).unwrap();
+    run_b["traces"][0]["options"] = serde_json::json!({"returnN": 2});
+    let b = ragtrace_core::parse_value("b", &run_b);
+    let cases = golden::parse_cases("cases", COMPARE_CASES).unwrap();
+    let report = compare_batches(
+        &a,
+        &b,
+        &Settings::default(),
+        Some(&cases),
+        &CompareOptions::default(),
+    )
+    .unwrap();
+    // PairDetail extends PairComparison: the numbers alone, as the core serialises them.
+    checker.check_all(
+        "PairComparison",
+        report
+            .pairs
+            .iter()
+            .map(|pair| serde_json::to_value(pair.numbers).unwrap())
+            .collect::<Vec<_>>()
+            .iter(),
+    );
+    let whole = serde_json::to_value(&report).unwrap();
+    checker.check("CompareReport", &whole);
+    checker.check("CompareOptions", &whole["options"]);
+    checker.check("Config", &whole["config"]);
+    checker.check("RunSizes", &whole["runs"]);
+    let groups = array(&whole["groups"]);
+    checker.check_all("GroupSummary", groups);
+    for key in ["overlapDocs", "overlapKeys", "jaccard", "rboExt"] {
+        checker.check_all("Distribution", groups.iter().map(|g| &g[key]));
+    }
+    let pairs = array(&whole["pairs"]);
+    checker.check_all("PairDetail", pairs);
+    checker.check_all(
+        "Rbo",
+        pairs.iter().map(|p| &p["rbo"]).filter(|v| !v.is_null()),
+    );
+    for key in ["acceptedA", "acceptedB"] {
+        checker.check_all("AcceptedItem", pairs.iter().flat_map(|p| array(&p[key])));
+    }
+    for key in ["onlyInA", "onlyInB"] {
+        checker.check_all("OnlyOneSide", pairs.iter().flat_map(|p| array(&p[key])));
+    }
+    checker.check_all(
+        "ConfigDifference",
+        pairs.iter().flat_map(|p| array(&p["configDifferences"])),
+    );
+    checker.check_all(
+        "UnpairedTrace",
+        array(&whole["unpairedA"])
+            .iter()
+            .chain(array(&whole["unpairedB"])),
+    );
+
+    let delta = &whole["golden"];
+    checker.check("GoldenComparison", delta);
+    checker.check("SignificanceOptions", &delta["significanceOptions"]);
+    let deltas = array(&delta["cases"]);
+    checker.check_all("CaseDelta", deltas);
+    checker.check_all(
+        "ValuePair",
+        deltas.iter().flat_map(|c| array(&c["metrics"])),
+    );
+    let metrics = array(&delta["metrics"]);
+    checker.check_all("MetricSummary", metrics);
+    let significance: Vec<&Value> = metrics
+        .iter()
+        .map(|m| &m["significance"])
+        .filter(|v| !v.is_null())
+        .collect();
+    checker.check_all("Significance", significance.iter().copied());
+    checker.check_all(
+        "TTest",
+        significance
+            .iter()
+            .map(|s| &s["tTest"])
+            .filter(|v| !v.is_null()),
+    );
 }

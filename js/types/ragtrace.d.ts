@@ -272,3 +272,226 @@ export interface GoldenReport {
   unlinkedTraces: string[];
   diagnostics: Diagnostic[];
 }
+
+// compareRuns: two runs side by side, `compare.json` (contract section 6.2).
+
+/** What two traces were paired by. */
+export type PairedBy = "caseId" | "query" | "requestId";
+/** A golden metric compared between two runs, in this order in `metrics`. */
+export type GoldenMetric = "hit" | "recall" | "precision" | "reciprocalRank" | "ndcg";
+
+/** The options of `compareRuns` (they change no trace). */
+export interface CompareOptions {
+  /** RBO's persistence in (0, 1), default 0.9. */
+  rboP: number;
+}
+
+/** Trace counts of the two runs. */
+export interface RunSizes {
+  tracesA: number;
+  tracesB: number;
+  pairs: number;
+}
+
+/** A summary of numbers in [0, 1] over the pairs that have them. */
+export interface Distribution {
+  count: number;
+  mean: number | null;
+  median: number | null;
+  /** Ten bins of width 0.1; 1.0 is in the last. */
+  histogram: number[];
+}
+
+/** The batch numbers of a group of pairs. */
+export interface GroupSummary {
+  /** `all`, or a mode pair such as `dense->hybrid`. */
+  group: string;
+  pairs: number;
+  /** `[i][j]`: pairs at level i in A and j in B, PRECISE first, NO_MATCH last. */
+  levelTransitions: number[][];
+  levelImproved: number;
+  levelWorsened: number;
+  overlapDocs: Distribution;
+  overlapKeys: Distribution;
+  jaccard: Distribution;
+  rboExt: Distribution;
+  bKeptNone: number;
+}
+
+/** Rank-biased overlap (Webber, Moffat and Zobel 2010). */
+export interface Rbo {
+  ext: number;
+  min: number;
+  /** `min + residual` is the upper bound. */
+  residual: number;
+}
+
+/** One pair of traces, numbers only. */
+export interface PairComparison {
+  /** Index of the trace in run A. */
+  a: number;
+  /** Index of the trace in run B. */
+  b: number;
+  pairedBy: PairedBy;
+  /** e.g. `dense->hybrid`; an unknown mode is `unknown`. */
+  modePair: string;
+  /** The cut of overlap@k: the smaller effective `returnN`. */
+  k: number;
+  docsA: number;
+  docsB: number;
+  commonDocs: number;
+  overlapDocs: number | null;
+  overlapKeys: number | null;
+  jaccard: number | null;
+  rbo: Rbo | null;
+  kendallTauB: number | null;
+  levelA: Level;
+  levelB: Level;
+  topQualityA: number | null;
+  topQualityB: number | null;
+  /** A accepted documents and B kept none of them. */
+  bKeptNone: boolean;
+  configDiffers: boolean;
+}
+
+/** One accepted block of one side of a pair. */
+export interface AcceptedItem {
+  docId: string;
+  evidenceKey: string;
+  acceptedRank: number;
+  quality: number;
+}
+
+/** A document only one side accepted. */
+export interface OnlyOneSide {
+  docId: string;
+  /** Its rank among that side's distinct documents (1-based). */
+  docRank: number;
+  acceptedRank: number;
+  quality: number;
+}
+
+/** A configuration key whose effective value differs between a pair's traces. */
+export interface ConfigDifference {
+  key: string;
+  a: number | string;
+  b: number | string;
+}
+
+/** One pair with its names and lists. */
+export interface PairDetail extends PairComparison {
+  nameA: string;
+  nameB: string;
+  query: string | null;
+  caseId: string | null;
+  acceptedA: AcceptedItem[];
+  acceptedB: AcceptedItem[];
+  onlyInA: OnlyOneSide[];
+  onlyInB: OnlyOneSide[];
+  configDifferences: ConfigDifference[];
+}
+
+/** A trace of one run that no trace of the other run pairs with. */
+export interface UnpairedTrace {
+  /** Index of the trace in its run. */
+  index: number;
+  name: string;
+  query: string | null;
+  caseId: string | null;
+}
+
+/** One value of a case in both runs. */
+export interface ValuePair {
+  a: number;
+  b: number;
+  /** `b - a`. */
+  delta: number;
+}
+
+/** One case present in both evaluations. */
+export interface CaseDelta {
+  caseId: string;
+  levelA: GoldenLevel;
+  levelB: GoldenLevel;
+  regression: boolean;
+  improvement: boolean;
+  /** In `GoldenMetric` order. */
+  metrics: ValuePair[];
+}
+
+/** Student's paired t-test of "the mean difference is 0". */
+export interface TTest {
+  t: number;
+  df: number;
+  /** Two-sided. */
+  p: number;
+}
+
+/** The tests of one metric's paired differences `b - a`. */
+export interface Significance {
+  permutationP: number;
+  /** Holm-adjusted across the five metrics. */
+  permutationPHolm: number;
+  tTest: TTest | null;
+  tTestPHolm: number;
+  /** The percentile bootstrap interval of the mean difference. */
+  ciLow: number | null;
+  ciHigh: number | null;
+}
+
+/** One metric over the cases both evaluations have. */
+export interface MetricSummary {
+  metric: GoldenMetric;
+  cases: number;
+  meanA: number | null;
+  meanB: number | null;
+  meanDifference: number | null;
+  wins: number;
+  ties: number;
+  losses: number;
+  significance: Significance | null;
+}
+
+/** How the significance was computed; seeds are hex text (64-bit). */
+export interface SignificanceOptions {
+  permutations: number;
+  permutationSeed: string;
+  resamples: number;
+  bootstrapSeed: string;
+  confidence: number;
+}
+
+/** The golden comparison of the two runs' evaluations. */
+export interface GoldenComparison {
+  /** Cases present in both, in B's order. */
+  cases: CaseDelta[];
+  onlyInA: string[];
+  onlyInB: string[];
+  /** `[i][j]`: cases at level i in A and j in B (strong, medium, weak, miss). */
+  levelTransitions: number[][];
+  regressions: number;
+  improvements: number;
+  metrics: MetricSummary[];
+  significanceOptions: SignificanceOptions | null;
+}
+
+/** `compare.json` of `ragtrace compare` (`compareRuns`). */
+export interface CompareReport {
+  version: number;
+  options: CompareOptions;
+  /** The settings both runs were analysed under. */
+  config: Config;
+  runs: RunSizes;
+  /** `all` first, then each mode pair present. */
+  groups: GroupSummary[];
+  /** In run A's order. */
+  pairs: PairDetail[];
+  unpairedA: UnpairedTrace[];
+  unpairedB: UnpairedTrace[];
+  /** Indexes into `pairs` where B kept none of A's documents. */
+  bKeptNone: number[];
+  warnings: string[];
+  noCommonQuery: string | null;
+  /** With cases only. */
+  golden: GoldenComparison | null;
+}

@@ -84,3 +84,46 @@ export async function main(text: string, cases: string): Promise<void> {
   const wrongLabel: CanonicalLabel = canonicalLabel("cosine");
   console.log(wrongSummary, wrongTrace, wrongLevel, wrongSettings, wrongStatus, wrongLabel);
 }
+
+// compareRuns: two runs side by side.
+import { compareRuns } from "ragtrace-js";
+import type {
+  CompareReport,
+  GoldenComparison,
+  GroupSummary,
+  PairDetail,
+  PairedBy,
+  UnpairedTrace,
+} from "ragtrace-js";
+
+export function compare(runA: string, runB: object, cases: string): void {
+  const report: CompareReport = compareRuns(runA, runB, cases, { returnN: 3 }, { rboP: 0.8 });
+  const plain: CompareReport = compareRuns(runA, runB);
+  const rboP: number = report.options.rboP;
+  const all: GroupSummary = report.groups[0];
+  const meanRbo: number | null = all.rboExt.mean;
+  const fromPrecise: number[] = all.levelTransitions[0];
+  const pair: PairDetail = report.pairs[0];
+  const by: PairedBy = pair.pairedBy;
+  const rbo: number | undefined = pair.rbo?.ext;
+  const onlyA: string[] = pair.onlyInA.map((d) => d.docId);
+  const keys: string[] = pair.configDifferences.map((d) => d.key);
+  const unpaired: UnpairedTrace[] = report.unpairedA.concat(report.unpairedB);
+  const golden: GoldenComparison | null = report.golden;
+  if (golden !== null) {
+    const holm: (number | undefined)[] = golden.metrics.map((m) => m.significance?.permutationPHolm);
+    const seed: string | undefined = golden.significanceOptions?.permutationSeed;
+    console.log(holm, seed, golden.cases[0].metrics[1].delta, golden.regressions);
+  }
+  console.log(plain.runs.pairs, rboP, meanRbo, fromPrecise, by, rbo, onlyA, keys, unpaired);
+
+  // @ts-expect-error: rboP is a number
+  compareRuns(runA, runB, null, null, { rboP: "high" });
+  // @ts-expect-error: golden may be null
+  const wrongGolden: GoldenComparison = report.golden;
+  // @ts-expect-error: a pair's rbo may be null
+  const wrongRbo: number = pair.rbo.ext;
+  // @ts-expect-error: pairedBy is one of three
+  const wrongBy: PairedBy = "name";
+  console.log(wrongGolden, wrongRbo, wrongBy);
+}
