@@ -5,6 +5,7 @@
 //! always rendered as text nodes, never as HTML, and nothing uses the network.
 
 pub mod browser;
+pub mod compare_state;
 pub mod components;
 pub mod format;
 pub mod persist;
@@ -22,12 +23,16 @@ use state::{AppState, View};
 
 #[component]
 pub fn App() -> impl IntoView {
-    let restored = persist::restore();
+    let mut restored = persist::restore();
+    restored.compare_hash = std::mem::take(&mut restored.hash.compare);
     let state = AppState::new(restored.documents, restored.paste, restored.settings);
     persist::apply_hash(state, restored.hash);
     provide_context(state);
     let golden = components::golden::GoldenState::new(state, restored.cases);
     provide_context(golden);
+    let compare = compare_state::CompareState::new(state, golden);
+    provide_context(compare);
+    compare.apply_hash(state, golden, &restored.compare_hash);
     persist::keep_in_sync(state);
     persist::keep_cases_in_sync(state, golden);
     accept_dropped_files(state);
@@ -182,6 +187,15 @@ fn ViewTabs() -> impl IntoView {
             >
                 "Golden"
             </button>
+            <button
+                type="button"
+                class="tab"
+                id="tab-compare"
+                aria-pressed=move || (state.shown_view.get() == View::Compare).to_string()
+                on:click=move |_| state.view.set(View::Compare)
+            >
+                "Compare"
+            </button>
         </nav>
     }
 }
@@ -199,6 +213,7 @@ fn MainView() -> impl IntoView {
                 {move || match state.shown_view.get() {
                     View::Trace(index) => view! { <TraceView index=index/> }.into_any(),
                     View::Golden => view! { <components::golden::GoldenView/> }.into_any(),
+                    View::Compare => view! { <components::compare::CompareView/> }.into_any(),
                     _ => view! { <BatchView/> }.into_any(),
                 }}
             </Show>

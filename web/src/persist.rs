@@ -5,6 +5,7 @@
 //! into a URL (they often hold private data); they are remembered only in this
 //! browser's localStorage, with the knobs, until the user clears them.
 
+use crate::compare_state::CompareState;
 use crate::components::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::samples::Sample;
 use crate::state::{
@@ -72,6 +73,8 @@ pub struct HashState {
     pub baseline: Option<Settings>,
     pub view: Option<View>,
     pub list: ListControls,
+    /// The Compare tab's `cmp.` parts (key without the prefix, decoded value).
+    pub compare: Vec<(String, String)>,
 }
 
 fn level_key(level: Level) -> &'static str {
@@ -135,6 +138,7 @@ pub fn encode_hash(
         View::Batch => parts.push("view=batch".to_owned()),
         View::Trace(index) => parts.push(format!("trace={}", index + 1)),
         View::Golden => parts.push("view=golden".to_owned()),
+        View::Compare => parts.push("view=compare".to_owned()),
     }
     if let Some(level) = list.level {
         parts.push(format!("level={}", level_key(level)));
@@ -164,6 +168,10 @@ pub fn decode_hash(hash: &str) -> HashState {
     for part in hash.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = part.split_once('=').unwrap_or((part, ""));
         let value = decode(value);
+        if let Some(key) = key.strip_prefix("cmp.") {
+            state.compare.push((key.to_owned(), value));
+            continue;
+        }
         if let Some(key) = key.strip_prefix("pin.") {
             pinned |= baseline.set(key, &value).is_ok();
             continue;
@@ -177,6 +185,7 @@ pub fn decode_hash(hash: &str) -> HashState {
             }
             "view" if value == "batch" => state.view = Some(View::Batch),
             "view" if value == "golden" => state.view = Some(View::Golden),
+            "view" if value == "compare" => state.view = Some(View::Compare),
             "level" => state.list.level = Level::parse(&value),
             "mode" => {
                 state.list.mode = match value.as_str() {
@@ -210,7 +219,7 @@ pub fn decode_hash(hash: &str) -> HashState {
 
 /// Percent-encodes everything but unreserved characters (values are numbers
 /// and names, so this rarely changes anything; it keeps `&`, `=` and `#` out).
-fn encode(value: &str) -> String {
+pub(crate) fn encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for byte in value.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
@@ -285,7 +294,7 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-fn current_hash() -> String {
+pub(crate) fn current_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
@@ -299,6 +308,8 @@ pub struct Restored {
     pub cases: Option<(String, String)>,
     pub settings: Settings,
     pub hash: HashState,
+    /// The Compare tab's part of the hash, applied once its state exists.
+    pub compare_hash: Vec<(String, String)>,
 }
 
 pub fn restore() -> Restored {
@@ -350,15 +361,18 @@ pub fn restore() -> Restored {
         cases,
         settings,
         hash,
+        compare_hash: Vec::new(),
     }
 }
 
 /// Keeps the hash and localStorage in step with the state, and follows a hash
 /// the user edits by hand.
 pub fn keep_in_sync(state: AppState) {
+    let compare = use_context::<CompareState>();
+    let golden = use_context::<GoldenState>();
     // The hash: replaced, not pushed, so moving a slider does not flood the history.
     Effect::new(move |_| {
-        let hash = state.settings.with(|settings| {
+        let mut hash = state.settings.with(|settings| {
             state.baseline.with(|baseline| {
                 encode_hash(
                     settings,
@@ -368,6 +382,12 @@ pub fn keep_in_sync(state: AppState) {
                 )
             })
         });
+        for part in compare.iter().flat_map(CompareState::hash_parts) {
+            if !hash.is_empty() {
+                hash.push('&');
+            }
+            hash.push_str(&part);
+        }
         let Some(window) = web_sys::window() else {
             return;
         };
@@ -433,7 +453,10 @@ pub fn keep_in_sync(state: AppState) {
         save_within_limit(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
     });
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {
-        let hash = decode_hash(&current_hash());
+        let mut hash = decode_hash(&current_hash());
+        if let (Some(compare), Some(golden)) = (compare, golden) {
+            compare.apply_hash(state, golden, &std::mem::take(&mut hash.compare));
+        }
         apply_hash(state, hash);
     });
     // The listener lives as long as the page (or the test's mounted app).

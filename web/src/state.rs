@@ -82,6 +82,8 @@ pub enum View {
     Trace(usize),
     /// The golden evaluation of a cases file against the current analysis.
     Golden,
+    /// Run A (the loaded batch) against run B.
+    Compare,
 }
 
 /// Trace-list filter on the canonical mode.

@@ -2,6 +2,8 @@
 
 pub mod baseline;
 pub mod block_table;
+pub mod compare;
+pub mod compare_pair;
 pub mod distribution;
 pub mod error_panel;
 pub mod file_list;
