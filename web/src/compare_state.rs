@@ -395,9 +395,12 @@ pub fn visible_pairs(comparison: &RunComparison, controls: &PairControls) -> Vec
         .filter(|(_, p)| passes(p))
         .map(|(i, _)| i)
         .collect();
-    let key = |p: &PairComparison| -> f64 {
+    if controls.sort == PairSort::Order && !controls.descending {
+        return rows;
+    }
+    let key = |i: usize, p: &PairComparison| -> f64 {
         match controls.sort {
-            PairSort::Order => 0.0,
+            PairSort::Order => i as f64,
             PairSort::Rbo => p.rbo.map_or(f64::NEG_INFINITY, |r| r.ext),
             PairSort::Overlap => p.overlap_docs.unwrap_or(f64::NEG_INFINITY),
             PairSort::LevelChange => p.level_b as usize as f64 - p.level_a as usize as f64,
@@ -407,20 +410,29 @@ pub fn visible_pairs(comparison: &RunComparison, controls: &PairControls) -> Vec
             },
         }
     };
-    if controls.sort == PairSort::Order {
-        if controls.descending {
-            rows.reverse();
-        }
-    } else {
-        let pairs = &comparison.pairs;
-        rows.sort_by(|&x, &y| {
-            let order = key(&pairs[x]).total_cmp(&key(&pairs[y]));
-            if controls.descending {
-                order.reverse()
+    // Sorted as (key, position) pairs of integers: ties keep run A's order in either
+    // direction, and integer sorting is less code than a comparator per sort.
+    let mut keyed: Vec<(u64, usize)> = rows
+        .iter()
+        .map(|&i| {
+            let bits = key(i, &comparison.pairs[i]).to_bits();
+            let ordered = if bits >> 63 == 1 {
+                !bits
             } else {
-                order
-            }
-        });
-    }
+                bits | 1 << 63
+            };
+            (
+                if controls.descending {
+                    !ordered
+                } else {
+                    ordered
+                },
+                i,
+            )
+        })
+        .collect();
+    keyed.sort_unstable();
+    rows.clear();
+    rows.extend(keyed.into_iter().map(|(_, i)| i));
     rows
 }

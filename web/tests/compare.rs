@@ -50,7 +50,7 @@ fn assert_shows(root: &web_sys::Element, c: &RunComparison) {
     for (i, level) in LEVELS.iter().enumerate() {
         let row = find(
             root,
-            &format!("#compare-matrix tr[data-level=\"{}\"]", level.as_str()),
+            &format!("#compare-matrix tr[data-key=\"{}\"]", level.as_str()),
         );
         let cells: Vec<String> = find_all(&row, "td")
             .iter()
@@ -75,14 +75,19 @@ fn assert_shows(root: &web_sys::Element, c: &RunComparison) {
         )),
         "{counts}"
     );
-    let rbo = cell(root, "#compare-histogram [data-stat=\"rbo\"]");
+    let distribution = cell(root, "#compare-distribution");
     assert!(
-        rbo.contains(&format!("mean {}", optional_number(all.rbo_ext.mean))),
-        "{rbo}"
+        distribution.contains(&format!(
+            "RBO: {} pairs · mean {} · median {}",
+            all.rbo_ext.count,
+            optional_number(all.rbo_ext.mean),
+            optional_number(all.rbo_ext.median)
+        )),
+        "{distribution}"
     );
     for bin in 0..10 {
-        let row = find(root, &format!("#compare-histogram tr[data-bin=\"{bin}\"]"));
-        let counts: Vec<String> = find_all(&row, "td.count")
+        let row = find(root, &format!("#compare-histogram tr[data-key=\"{bin}\"]"));
+        let counts: Vec<String> = find_all(&row, "td")
             .iter()
             .map(|td| td.text_content().unwrap_or_default())
             .collect();
@@ -137,7 +142,7 @@ async fn the_paired_sample_shows_the_cores_comparison_and_golden_deltas() {
     let g = expected_golden(&a, &b);
     for (m, metric) in METRICS.iter().enumerate() {
         let s = &g.metrics[m];
-        let row = format!("#compare-metrics tr[data-metric=\"{metric}\"]");
+        let row = format!("#compare-metrics tr[data-key=\"{metric}\"]");
         let col = |name: &str| cell(&root, &format!("{row} [data-col=\"{name}\"]"));
         assert_eq!(col("cases"), s.cases.to_string());
         assert_eq!(col("mean-a"), optional_number(s.mean_a));

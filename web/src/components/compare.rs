@@ -7,12 +7,11 @@ use crate::components::compare_pair::{PairTable, PairView};
 use crate::components::error_panel::InputErrorItem;
 use crate::components::golden::GoldenState;
 use crate::format::{count, level_class, number, optional_number, LEVELS};
-use crate::state::{AppState, Shared};
+use crate::state::AppState;
 use leptos::html;
 use leptos::prelude::*;
-use ragtrace_core::golden::GoldenLevel;
 use ragtrace_core::runs::golden_delta::{GoldenComparison, METRICS};
-use ragtrace_core::runs::{Distribution, GroupSummary, RunComparison};
+use ragtrace_core::runs::{Distribution, RunComparison};
 use std::sync::Arc;
 
 /// Reads picked or dropped files as run B.
@@ -221,27 +220,167 @@ fn RunBInput() -> impl IntoView {
     }
 }
 
-/// The group the mode-pair filter picks (all pairs when none or when it is absent).
-fn selected_group(c: &RunComparison, mode_pair: Option<&str>) -> Option<GroupSummary> {
+/// One table cell: its text, the class of the span holding it, its column name.
+pub struct Cell {
+    pub text: String,
+    pub class: &'static str,
+    pub col: &'static str,
+}
+
+pub fn cell(text: impl Into<String>, col: &'static str) -> Cell {
+    Cell {
+        text: text.into(),
+        class: "",
+        col,
+    }
+}
+
+/// A level badge.
+fn badge(level: &'static str, class: &'static str) -> Cell {
+    Cell {
+        text: level.to_owned(),
+        class,
+        col: "",
+    }
+}
+
+/// Every table of the tab through one function (one instantiation of the view code,
+/// which is what the page's size is made of): a head row, then rows keyed by
+/// `data-key` whose first cell heads the row.
+pub fn table(
+    id: &'static str,
+    class: &'static str,
+    head: Vec<Cell>,
+    rows: Vec<(String, Vec<Cell>)>,
+) -> AnyView {
+    let cells = |cells: Vec<Cell>, header: bool| {
+        cells
+            .into_iter()
+            .enumerate()
+            .map(move |(i, c)| {
+                let span = view! { <span class=c.class>{c.text}</span> };
+                if header || i == 0 {
+                    view! { <th data-col=c.col>{span}</th> }.into_any()
+                } else {
+                    view! { <td data-col=c.col>{span}</td> }.into_any()
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="scroll-x">
+            <table class=class id=id>
+                <thead><tr>{cells(head, true)}</tr></thead>
+                <tbody>
+                    {rows.into_iter().map(|(key, row)| view! { <tr data-key=key>{cells(row, false)}</tr> }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+/// `[[n; C]; R]` as rows headed by `names`, with the same names as columns.
+fn matrix<const N: usize>(
+    id: &'static str,
+    corner: &'static str,
+    names: [(&'static str, &'static str); N],
+    counts: &[[usize; N]; N],
+) -> AnyView {
+    let mut head = vec![cell(corner, "")];
+    head.extend(names.iter().map(|(n, class)| badge(n, class)));
+    let rows = names
+        .iter()
+        .zip(counts)
+        .map(|((n, class), row)| {
+            let mut cells = vec![badge(n, class)];
+            cells.extend(row.iter().map(|c| cell(c.to_string(), n)));
+            (n.to_string(), cells)
+        })
+        .collect();
+    table(id, "matrix", head, rows)
+}
+
+fn distribution_text(d: &Distribution) -> String {
+    [
+        &d.count.to_string(),
+        " pairs · mean ",
+        &optional_number(d.mean),
+        " · median ",
+        &optional_number(d.median),
+    ]
+    .concat()
+}
+
+/// The matrix, counts and distributions of the group the mode-pair filter picks (all
+/// pairs when none, or when that mode pair is absent).
+fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<AnyView> {
     let wanted = mode_pair.unwrap_or("all");
-    c.groups
+    let g = c
+        .groups
         .iter()
         .find(|g| g.group == wanted)
-        .or(c.groups.first())
-        .cloned()
+        .or(c.groups.first())?;
+    let levels = LEVELS.map(|l| (l.as_str(), level_class(l.as_str())));
+    let bins = (0..10)
+        .map(|i| {
+            let range = [
+                number(i as f64 / 10.0),
+                "–".to_owned(),
+                number((i + 1) as f64 / 10.0),
+            ]
+            .concat();
+            (
+                i.to_string(),
+                vec![
+                    cell(range, "range"),
+                    cell(g.overlap_docs.histogram[i].to_string(), "overlap"),
+                    cell(g.rbo_ext.histogram[i].to_string(), "rbo"),
+                ],
+            )
+        })
+        .collect();
+    let stats = [
+        "level improved: ",
+        &g.level_improved.to_string(),
+        " · level worsened: ",
+        &g.level_worsened.to_string(),
+        " · B kept none of A's documents: ",
+        &g.b_kept_none.to_string(),
+    ]
+    .concat();
+    let summary = [
+        "overlap@k: ",
+        &distribution_text(&g.overlap_docs),
+        "; RBO: ",
+        &distribution_text(&g.rbo_ext),
+    ]
+    .concat();
+    Some(
+        view! {
+            <div class="grid-2" data-group=g.group.clone()>
+                <div>
+                    {matrix("compare-matrix", "A ↓ / B →", levels, &g.level_transitions)}
+                    <p class="hint" id="compare-level-changes">{stats}</p>
+                </div>
+                <div>
+                    {table(
+                        "compare-histogram",
+                        "counts",
+                        vec![cell("range", ""), cell("overlap@k", ""), cell("RBO", "")],
+                        bins,
+                    )}
+                    <p class="hint" id="compare-distribution">{summary}</p>
+                </div>
+            </div>
+        }
+        .into_any(),
+    )
 }
 
 #[component]
 fn Comparison() -> impl IntoView {
     let compare = expect_context::<CompareState>();
-    let group = Memo::new(move |_| {
-        compare.comparison.with(|c| {
-            let c = c.as_ref()?;
-            compare
-                .controls
-                .with(|ctl| selected_group(c, ctl.mode_pair.as_deref()))
-        })
-    });
     let summary = move || {
         compare.comparison.with(|c| {
             c.as_ref().map(|c| {
@@ -257,11 +396,7 @@ fn Comparison() -> impl IntoView {
             })
         })
     };
-    let warnings = Memo::new(move |_| {
-        compare
-            .comparison
-            .with(|c| c.as_ref().map(|c| c.warnings.clone()).unwrap_or_default())
-    });
+    // The options change only with the runs' modes, not with knobs.
     let groups = Memo::new(move |_| {
         compare.comparison.with(|c| {
             c.as_ref()
@@ -275,6 +410,16 @@ fn Comparison() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    let body = move || {
+        compare.comparison.with(|c| {
+            let c = c.as_ref()?;
+            let warnings = c.warnings.join(" ");
+            let group = compare
+                .controls
+                .with(|ctl| group_view(c, ctl.mode_pair.as_deref()));
+            Some(view! { <p class="finding">{warnings}</p> {group} })
+        })
+    };
     view! {
         <section class="panel compare-summary" aria-labelledby="compare-summary-title">
             <div class="panel-title-row">
@@ -303,8 +448,7 @@ fn Comparison() -> impl IntoView {
                     </select>
                 </label>
             </div>
-            {move || warnings.get().into_iter().map(|w| view! { <p class="finding finding-warning">{w}</p> }).collect_view()}
-            {move || group.get().map(|g| view! { <GroupView group=g/> })}
+            {body}
         </section>
         <GoldenDeltas/>
         <PairTable/>
@@ -312,204 +456,100 @@ fn Comparison() -> impl IntoView {
     }
 }
 
-/// The level transition matrix and the overlap / RBO distributions of one group.
-#[component]
-fn GroupView(group: GroupSummary) -> impl IntoView {
-    let matrix = group.level_transitions;
-    let head = LEVELS
-        .iter()
-        .map(|l| view! { <th scope="col"><span class=level_class(l.as_str())>{l.as_str()}</span></th> })
-        .collect_view();
-    let rows = LEVELS
-        .iter()
-        .zip(matrix)
-        .enumerate()
-        .map(|(i, (l, row))| {
-            let cells = row
-                .into_iter()
-                .enumerate()
-                .map(|(j, n)| {
-                    view! { <td class="count" class:diagonal=i == j class:zero=n == 0>{n}</td> }
-                })
-                .collect_view();
-            view! {
-                <tr data-level=l.as_str()>
-                    <th scope="row"><span class=level_class(l.as_str())>{l.as_str()}</span></th>
-                    {cells}
-                </tr>
-            }
-        })
-        .collect_view();
-    let stats = [
-        ("level improved", group.level_improved),
-        ("level worsened", group.level_worsened),
-        ("B kept none of A's documents", group.b_kept_none),
-    ];
-    view! {
-        <div class="grid-2">
-            <div class="scroll-x">
-                <table class="matrix" id="compare-matrix" data-group=group.group.clone()>
-                    <caption class="visually-hidden">"Rows: level in run A. Columns: level in run B."</caption>
-                    <thead><tr><th scope="col">"A ↓ / B →"</th>{head}</tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-                <p class="hint" id="compare-level-changes">
-                    {stats
-                        .into_iter()
-                        .map(|(label, n)| view! { <span data-stat=label>{label} ": " <strong>{n}</strong> " · "</span> })
-                        .collect_view()}
-                </p>
-            </div>
-            <Histograms overlap=group.overlap_docs rbo=group.rbo_ext/>
-        </div>
-    }
-}
-
-/// A bar of `n` out of `max`, drawn in SVG (no inline style: the page's CSP).
-fn bar(n: usize, max: usize) -> impl IntoView {
-    let width = if max == 0 { 0.0 } else { n as f64 / max as f64 };
-    view! {
-        <svg class="hbar" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
-            <rect width=width.to_string() height="1"></rect>
-        </svg>
-    }
-}
-
-#[component]
-fn Histograms(overlap: Distribution, rbo: Distribution) -> impl IntoView {
-    let max = overlap
-        .histogram
-        .iter()
-        .chain(&rbo.histogram)
-        .copied()
-        .max()
-        .unwrap_or(0);
-    let rows = (0..10)
-        .map(|i| {
-            let (o, r) = (overlap.histogram[i], rbo.histogram[i]);
-            let range = [
-                number(i as f64 / 10.0),
-                "–".to_owned(),
-                number((i + 1) as f64 / 10.0),
-            ]
-            .concat();
-            view! {
-                <tr data-bin=i>
-                    <th scope="row">{range}</th>
-                    <td class="count">{o}</td>
-                    <td class="bar-cell">{bar(o, max)}</td>
-                    <td class="count">{r}</td>
-                    <td class="bar-cell">{bar(r, max)}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let stat = |d: &Distribution| {
-        [
-            "mean ",
-            &optional_number(d.mean),
-            ", median ",
-            &optional_number(d.median),
-        ]
-        .concat()
-    };
-    view! {
-        <table class="counts compare-hist" id="compare-histogram">
-            <thead>
-                <tr>
-                    <th scope="col">"range"</th>
-                    <th scope="col" colspan="2">"overlap@k"</th>
-                    <th scope="col" colspan="2">"RBO"</th>
-                </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-            <tfoot>
-                <tr>
-                    <th scope="row">"pairs"</th>
-                    <td colspan="2" data-stat="overlap">{overlap.count} " · " {stat(&overlap)}</td>
-                    <td colspan="2" data-stat="rbo">{rbo.count} " · " {stat(&rbo)}</td>
-                </tr>
-            </tfoot>
-        </table>
-    }
-}
-
-const GOLDEN_LEVELS: [GoldenLevel; 4] = [
-    GoldenLevel::Strong,
-    GoldenLevel::Medium,
-    GoldenLevel::Weak,
-    GoldenLevel::Miss,
+const GOLDEN_LEVELS: [(&str, &str); 4] = [
+    ("strong", "golden-level golden-strong"),
+    ("medium", "golden-level golden-medium"),
+    ("weak", "golden-level golden-weak"),
+    ("miss", "golden-level golden-miss"),
 ];
 
-/// Per-metric means, deltas, win-tie-loss and (once computed) the significance; the
-/// per-case level transitions.
+/// Per-metric means, deltas, win-tie-loss and (once computed after the paint) the
+/// significance; the per-case level transitions.
 #[component]
 fn GoldenDeltas() -> impl IntoView {
     let compare = expect_context::<CompareState>();
     move || {
-        compare.golden.get().map(|g| {
-            view! { <GoldenTables golden=g/> }
-        })
+        let golden = compare.golden.get()?;
+        let tested = compare.significance.with(|t| {
+            t.as_ref()
+                .filter(|(source, _)| *source == golden)
+                .map(|(_, t)| t.clone())
+        });
+        Some(golden_view(&golden, tested.as_deref()))
     }
 }
 
-#[component]
-fn GoldenTables(golden: Shared<GoldenComparison>) -> impl IntoView {
-    let compare = expect_context::<CompareState>();
-    let current = golden.clone();
-    let tested = move || {
-        compare
-            .significance
-            .get()
-            .filter(|(source, _)| *source == current)
-            .map(|(_, tested)| tested)
-    };
+fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> AnyView {
+    let head = [
+        "metric",
+        "cases",
+        "mean A",
+        "mean B",
+        "Δ (B − A)",
+        "wins / ties / losses",
+        "95% CI of Δ",
+        "permutation p (Holm)",
+        "paired t p (Holm)",
+    ]
+    .map(|h| cell(h, ""))
+    .into();
     let rows = golden
         .metrics
         .iter()
         .enumerate()
         .map(|(m, s)| {
             let wtl = [s.wins.to_string(), s.ties.to_string(), s.losses.to_string()].join(" / ");
-            let tested = tested.clone();
-            let significance = move || match tested().and_then(|t| t.metrics.get(m).and_then(|s| s.significance.clone())) {
-                None => view! { <td colspan="3" class="pending">"pending…"</td> }.into_any(),
-                Some(t) => {
-                    let ci = ["[", &optional_number(t.ci_low), ", ", &optional_number(t.ci_high), "]"].concat();
-                    view! {
-                        <td data-col="ci">{ci}</td>
-                        <td data-col="perm-p">{number(t.permutation_p)} " (" {number(t.permutation_p_holm)} ")"</td>
-                        <td data-col="t-p">
-                            {optional_number(t.t_test.map(|t| t.p))} " (" {number(t.t_test_p_holm)} ")"
-                        </td>
-                    }
-                        .into_any()
-                }
-            };
-            view! {
-                <tr data-metric=METRICS[m]>
-                    <th scope="row">{METRICS[m]}</th>
-                    <td data-col="cases">{s.cases}</td>
-                    <td data-col="mean-a">{optional_number(s.mean_a)}</td>
-                    <td data-col="mean-b">{optional_number(s.mean_b)}</td>
-                    <td data-col="delta">{optional_number(s.mean_difference)}</td>
-                    <td data-col="wtl">{wtl}</td>
-                    {significance}
-                </tr>
+            let mut cells = vec![
+                cell(METRICS[m], ""),
+                cell(s.cases.to_string(), "cases"),
+                cell(optional_number(s.mean_a), "mean-a"),
+                cell(optional_number(s.mean_b), "mean-b"),
+                cell(optional_number(s.mean_difference), "delta"),
+                cell(wtl, "wtl"),
+            ];
+            match tested.and_then(|t| t.metrics.get(m)?.significance.as_ref()) {
+                None => cells.extend(["ci", "perm-p", "t-p"].map(|col| Cell {
+                    text: "pending…".to_owned(),
+                    class: "pending",
+                    col,
+                })),
+                Some(t) => cells.extend([
+                    cell(
+                        [
+                            "[",
+                            &optional_number(t.ci_low),
+                            ", ",
+                            &optional_number(t.ci_high),
+                            "]",
+                        ]
+                        .concat(),
+                        "ci",
+                    ),
+                    cell(
+                        [
+                            number(t.permutation_p),
+                            " (".to_owned(),
+                            number(t.permutation_p_holm),
+                            ")".to_owned(),
+                        ]
+                        .concat(),
+                        "perm-p",
+                    ),
+                    cell(
+                        [
+                            optional_number(t.t_test.map(|t| t.p)),
+                            " (".to_owned(),
+                            number(t.t_test_p_holm),
+                            ")".to_owned(),
+                        ]
+                        .concat(),
+                        "t-p",
+                    ),
+                ]),
             }
+            (METRICS[m].to_owned(), cells)
         })
-        .collect_view();
-    let transitions = GOLDEN_LEVELS
-        .iter()
-        .zip(golden.level_transitions)
-        .map(|(l, row)| {
-            view! {
-                <tr>
-                    <th scope="row"><span class=["golden-level golden-", l.as_str()].concat()>{l.as_str()}</span></th>
-                    {row.into_iter().map(|n| view! { <td class="count" class:zero=n == 0>{n}</td> }).collect_view()}
-                </tr>
-            }
-        })
-        .collect_view();
+        .collect();
     let regressions: Vec<String> = golden
         .cases
         .iter()
@@ -526,53 +566,39 @@ fn GoldenTables(golden: Shared<GoldenComparison>) -> impl IntoView {
             .concat()
         })
         .collect();
-    let missing = golden.only_in_a.len() + golden.only_in_b.len();
+    let counts = [
+        count(
+            golden.cases.len(),
+            "case in both runs",
+            "cases in both runs",
+        ),
+        " · regressions ".to_owned(),
+        golden.regressions.to_string(),
+        " · improvements ".to_owned(),
+        golden.improvements.to_string(),
+        " · missing from one run ".to_owned(),
+        (golden.only_in_a.len() + golden.only_in_b.len()).to_string(),
+    ]
+    .concat();
+    let regressions = if regressions.is_empty() {
+        "none".to_owned()
+    } else {
+        regressions.join(", ")
+    };
     view! {
         <section class="panel compare-golden" aria-labelledby="compare-golden-title">
             <div class="panel-title-row">
                 <h2 id="compare-golden-title">"Golden cases: A → B"</h2>
-                <span class="hint" id="compare-golden-counts">
-                    {count(golden.cases.len(), "case in both", "cases in both")}
-                    " · regressions " {golden.regressions} " · improvements " {golden.improvements}
-                    {(missing > 0).then(|| [" · missing from one run: ", &missing.to_string()].concat())}
-                </span>
+                <span class="hint" id="compare-golden-counts">{counts}</span>
             </div>
-            <div class="scroll-x">
-                <table class="counts" id="compare-metrics">
-                    <thead>
-                        <tr>
-                            <th scope="col">"metric"</th>
-                            <th scope="col">"cases"</th>
-                            <th scope="col">"mean A"</th>
-                            <th scope="col">"mean B"</th>
-                            <th scope="col">"Δ (B − A)"</th>
-                            <th scope="col">"wins / ties / losses"</th>
-                            <th scope="col">"95% CI of Δ"</th>
-                            <th scope="col">"permutation p (Holm)"</th>
-                            <th scope="col">"paired t p (Holm)"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            {table("compare-metrics", "counts", head, rows)}
             <div class="grid-2">
-                <table class="matrix" id="compare-golden-matrix">
-                    <caption class="visually-hidden">"Rows: case level in run A. Columns: in run B."</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"A ↓ / B →"</th>
-                            {GOLDEN_LEVELS.iter().map(|l| view! { <th scope="col">{l.as_str()}</th> }).collect_view()}
-                        </tr>
-                    </thead>
-                    <tbody>{transitions}</tbody>
-                </table>
-                <div id="compare-regressions">
-                    <strong>"Regressed cases: "</strong>
-                    {if regressions.is_empty() { "none".to_owned() } else { regressions.join(", ") }}
-                </div>
+                {matrix("compare-golden-matrix", "A ↓ / B →", GOLDEN_LEVELS, &golden.level_transitions)}
+                <p id="compare-regressions"><strong>"Regressed cases: "</strong>{regressions}</p>
             </div>
         </section>
     }
+    .into_any()
 }
 
 /// Column header that sorts the pair table; a second click reverses.
