@@ -212,7 +212,7 @@ pub const DEFAULT_RESAMPLES: usize = 10_000;
 /// exactly 1. A relative tolerance of 1e-12 in the comparison keeps floating-point
 /// noise in the sums from deciding ties.
 pub fn sign_flip_p_values(diffs: &[&[f64]], permutations: usize, seed: u64) -> Vec<f64> {
-    let n = diffs.first().map_or(0, |d| d.len());
+    let (rows, width) = interleave(diffs);
     let observed: Vec<f64> = diffs.iter().map(|d| d.iter().sum::<f64>()).collect();
     let thresholds: Vec<f64> = observed
         .iter()
@@ -222,23 +222,22 @@ pub fn sign_flip_p_values(diffs: &[&[f64]], permutations: usize, seed: u64) -> V
             sum.abs() - 1e-12 * scale.max(1.0)
         })
         .collect();
-    let mut at_least = vec![0usize; diffs.len()];
+    let mut at_least = vec![0usize; width];
     let mut rng = SplitMix64::new(seed);
-    let mut flipped = vec![0.0; diffs.len()];
+    let mut flipped = vec![0.0; width];
     for _ in 0..permutations {
         flipped.iter_mut().for_each(|f| *f = 0.0);
-        // sum* = sum - 2 Σ_{flipped} d_i: one random bit per case, 64 per draw.
-        let mut word = 0u64;
-        for i in 0..n {
-            if i % 64 == 0 {
-                word = rng.next_u64();
-            }
-            if word & 1 == 1 {
-                for (f, d) in flipped.iter_mut().zip(diffs) {
-                    *f += d[i];
+        // sum* = sum - 2 Σ_{flipped} d_i: one random bit per case, 64 per draw, used as a
+        // 0/1 factor rather than a branch (random bits would defeat branch prediction).
+        for chunk in rows.chunks(64 * width.max(1)) {
+            let mut word = rng.next_u64();
+            for row in chunk.chunks_exact(width) {
+                let bit = (word & 1) as f64;
+                word >>= 1;
+                for (f, d) in flipped.iter_mut().zip(row) {
+                    *f += bit * d;
                 }
             }
-            word >>= 1;
         }
         for (m, count) in at_least.iter_mut().enumerate() {
             if (observed[m] - 2.0 * flipped[m]).abs() >= thresholds[m] {
@@ -252,6 +251,18 @@ pub fn sign_flip_p_values(diffs: &[&[f64]], permutations: usize, seed: u64) -> V
         .collect()
 }
 
+/// The measures' values case by case (`[case][measure]`, one row per case), so one pass
+/// over a case reads one contiguous row; and the row width. Slices must be of one length.
+fn interleave(diffs: &[&[f64]]) -> (Vec<f64>, usize) {
+    let width = diffs.len();
+    let n = diffs.iter().map(|d| d.len()).min().unwrap_or(0);
+    let mut rows = Vec::with_capacity(n * width);
+    for i in 0..n {
+        rows.extend(diffs.iter().map(|d| d[i]));
+    }
+    (rows, width)
+}
+
 /// Percentile bootstrap interval of the mean of each slice (`level` e.g. 0.95), the
 /// quantiles interpolated linearly between order statistics (numpy's default, type 7).
 /// The same resampled case indexes serve every measure. `None` for empty input.
@@ -261,19 +272,20 @@ pub fn bootstrap_mean_intervals(
     level: f64,
     seed: u64,
 ) -> Vec<Option<(f64, f64)>> {
-    let n = diffs.first().map_or(0, |d| d.len());
+    let (rows, width) = interleave(diffs);
+    let n = rows.len().checked_div(width).unwrap_or(0);
     if n == 0 || resamples == 0 {
         return vec![None; diffs.len()];
     }
-    let mut means: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); diffs.len()];
+    let mut means: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); width];
     let mut rng = SplitMix64::new(seed);
-    let mut sums = vec![0.0; diffs.len()];
+    let mut sums = vec![0.0; width];
     for _ in 0..resamples {
         sums.iter_mut().for_each(|s| *s = 0.0);
         for _ in 0..n {
             let i = rng.below(n);
-            for (s, d) in sums.iter_mut().zip(diffs) {
-                *s += d[i];
+            for (s, d) in sums.iter_mut().zip(&rows[i * width..(i + 1) * width]) {
+                *s += d;
             }
         }
         for (m, s) in means.iter_mut().zip(&sums) {
@@ -336,7 +348,7 @@ pub fn paired_t_test(diffs: &[f64]) -> Option<TTest> {
 
 /// P(|T| ≥ |t|) for Student's t with `df` degrees of freedom: I_{df/(df+t²)}(df/2, 1/2).
 pub fn student_t_two_sided_p(t: f64, df: f64) -> f64 {
-    if t.is_nan() || !(df > 0.0) {
+    if t.is_nan() || df.is_nan() || df <= 0.0 {
         return f64::NAN;
     }
     if t.is_infinite() {

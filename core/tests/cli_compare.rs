@@ -2,7 +2,7 @@
 #![cfg(feature = "cli")]
 
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixture(name: &str) -> String {
@@ -40,7 +40,7 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn compare(dir: &PathBuf, extra: &[&str]) -> Output {
+fn compare(dir: &Path, extra: &[&str]) -> Output {
     let (a, b, cases) = (
         fixture("compare-run-a.json"),
         fixture("compare-run-b.json"),
@@ -149,6 +149,43 @@ fn fail_on_sets_exit_3_only_when_the_gate_trips() {
         Some(2)
     );
     assert_eq!(compare(&dir, &["--rbo-p", "1"]).status.code(), Some(2));
+    let cases = fixture("compare-cases.json");
+    let run = fixture("compare-run-b.json");
+    let out_dir = dir.display().to_string();
+    let out = ragtrace(&[
+        "eval",
+        "--cases",
+        &cases,
+        "--out-dir",
+        &out_dir,
+        "--fail-on",
+        "regression",
+        &run,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--fail-on needs --baseline"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The settings apply to both runs: returnN 2 cuts both accepted lists to two blocks.
+#[test]
+fn settings_apply_to_both_runs() {
+    let dir = temp_dir("settings");
+    let out = compare(&dir, &["--set", "returnN=2", "--rbo-p", "0.5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = read_json(dir.join("compare.json"));
+    let c1 = &report["pairs"][0];
+    assert_eq!(c1["k"], 2);
+    assert_eq!(c1["acceptedA"].as_array().map(Vec::len), Some(2));
+    assert_eq!(c1["acceptedB"].as_array().map(Vec::len), Some(2));
+    // A: a b, B: b a: overlap@2 = 1; RBO_ext with p = 0.5 is (1-p)/p (0 + 1·p²) + 1·p² = 0.5.
+    assert_eq!(c1["overlapDocs"], 1.0);
+    assert_eq!(c1["rbo"]["ext"], 0.5);
+    assert_eq!(report["options"]["rboP"], 0.5);
+    assert_eq!(report["config"]["returnN"], 2);
 }
 
 #[test]

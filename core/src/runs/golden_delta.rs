@@ -225,10 +225,17 @@ pub struct Significance {
 #[serde(rename_all = "camelCase")]
 pub struct SignificanceOptions {
     pub permutations: usize,
+    /// Written as hex text: JSON readers in JavaScript would round a 64-bit number.
+    #[serde(serialize_with = "hex_seed")]
     pub permutation_seed: u64,
     pub resamples: usize,
+    #[serde(serialize_with = "hex_seed")]
     pub bootstrap_seed: u64,
     pub confidence: f64,
+}
+
+fn hex_seed<S: serde::Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&format!("{seed:#018x}"))
 }
 
 impl Default for SignificanceOptions {

@@ -1,11 +1,14 @@
 //! Two runs side by side: two batches of traces for the same queries (dense against
 //! hybrid, before against after a change), analysed under the same settings.
 //!
-//! [`compare_runs`] is the fast part the page calls on every knob change: it pairs the
-//! traces and computes, per pair, numbers only (overlap, Jaccard, RBO, Kendall's tau-b,
-//! both levels), reusing one scratch space for all pairs. [`pair_detail`] builds the
-//! lists of one pair when they are read; [`compare_report`] builds them for every pair
-//! (what `compare.json` holds). The golden deltas and their significance are in
+//! Pairing depends on the input only, so [`pair_runs`] runs once per pair of loaded
+//! batches: it pairs the traces and gives every docId and evidence key of a pair a small
+//! number shared by both sides. [`compare_paired`] is the part the page calls on every
+//! knob change: per pair, numbers only (overlap, Jaccard, RBO, Kendall's tau-b, both
+//! levels), comparing those numbers rather than strings, with one scratch space for all
+//! pairs. [`compare_runs`] does both. [`pair_detail`] builds the lists of one pair when
+//! they are read; [`compare_report`] builds them for every pair (what `compare.json`
+//! holds). The golden deltas and their significance are in
 //! [`golden_delta`], computed separately (after the paint on the page).
 
 pub mod golden_delta;
@@ -14,11 +17,12 @@ pub mod markdown;
 use crate::golden::normalize;
 use crate::label::CanonicalLabel;
 use crate::stats::{self, Rbo};
-use crate::{Analysis, Level, TraceAnalysis};
+use crate::{Analysis, Level, Trace, TraceAnalysis};
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The options of a comparison (not knobs of the analysis: they change no trace).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -206,20 +210,84 @@ pub struct GroupSummary {
 #[serde(rename_all = "camelCase")]
 pub struct RunComparison {
     pub options: CompareOptions,
-    /// In run A's order.
+    /// In run A's order (the order of [`Pairing::links`]).
     pub pairs: Vec<PairComparison>,
-    pub unpaired_a: Vec<UnpairedTrace>,
-    pub unpaired_b: Vec<UnpairedTrace>,
     /// `all` first, then each mode pair present, in label order.
     pub groups: Vec<GroupSummary>,
     /// Indexes into `pairs` where B kept none of A's documents.
     pub b_kept_none: Vec<usize>,
+}
+
+/// Two traces paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Link {
+    /// Index into run A's traces.
+    pub a: usize,
+    /// Index into run B's traces.
+    pub b: usize,
+    pub paired_by: PairedBy,
+}
+
+/// Which traces of two runs pair, and the shared numbering of each pair's documents and
+/// evidence keys. Depends on the input only: made once per pair of loaded batches.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pairing {
+    /// In run A's order.
+    pub links: Vec<Link>,
+    pub unpaired_a: Vec<UnpairedTrace>,
+    pub unpaired_b: Vec<UnpairedTrace>,
     /// E.g. duplicate queries paired in order.
     pub warnings: Vec<String>,
     /// Set when the runs have no query in common: says how many traces of each side
     /// were unpaired and names the first few queries.
     pub no_common_query: Option<String>,
+    pub traces_a: usize,
+    pub traces_b: usize,
+    /// Per link, per candidate of A then of B (by `inputIndex`), the number of its docId
+    /// and of its evidence key within the pair; `starts[i]` is link i's first entry.
+    #[serde(skip)]
+    doc_ids: Vec<u32>,
+    #[serde(skip)]
+    key_ids: Vec<u32>,
+    #[serde(skip)]
+    starts: Vec<usize>,
+    /// Per link, how many of its entries are A's.
+    #[serde(skip)]
+    splits: Vec<usize>,
 }
+
+/// FxHash (rustc's hasher): keys here are ids and queries from the user's own files, so
+/// the flooding resistance of the default SipHash buys nothing, and pairing hashes every
+/// docId and evidence key of every pair.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        for &byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.write(&[byte]);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// A pairing key: caseId, normalised query, or requestId.
 type Key<'a> = Cow<'a, str>;
@@ -227,7 +295,7 @@ type Key<'a> = Cow<'a, str>;
 /// Occurrences of each key in run B, in order, as linked lists through `next`
 /// (no allocation per key).
 struct Chains<'a> {
-    heads: HashMap<Key<'a>, (usize, usize)>,
+    heads: FastMap<Key<'a>, (usize, usize)>,
     next: Vec<usize>,
 }
 
@@ -236,7 +304,7 @@ const NONE: usize = usize::MAX;
 impl<'a> Chains<'a> {
     fn new(len: usize) -> Self {
         Chains {
-            heads: HashMap::new(),
+            heads: FastMap::default(),
             next: vec![NONE; len],
         }
     }
@@ -268,12 +336,16 @@ impl<'a> Chains<'a> {
 
 /// The normalised query, borrowed when normalising would not change it (the usual case).
 fn normalized_query(text: &str) -> Cow<'_, str> {
-    let already = !text.starts_with(' ')
-        && !text.ends_with(' ')
-        && !text.contains("  ")
-        && text
-            .chars()
-            .all(|c| (c == ' ' || !c.is_whitespace()) && lowercases_to_itself(c));
+    let settled = |c: char| (c == ' ' || !c.is_whitespace()) && lowercases_to_itself(c);
+    // Byte by byte for ASCII (the usual query), by character otherwise.
+    let settled_text = if text.is_ascii() {
+        text.bytes()
+            .all(|b| b == b' ' || !(char::from(b).is_whitespace() || b.is_ascii_uppercase()))
+    } else {
+        text.chars().all(settled)
+    };
+    let already =
+        !text.starts_with(' ') && !text.ends_with(' ') && !text.contains("  ") && settled_text;
     if already {
         Cow::Borrowed(text)
     } else {
@@ -286,25 +358,25 @@ fn lowercases_to_itself(c: char) -> bool {
     lower.next() == Some(c) && lower.next().is_none()
 }
 
-type KeyOf = for<'t> fn(&'t TraceAnalysis) -> Option<Cow<'t, str>>;
+type KeyOf = for<'t> fn(&'t Trace) -> Option<Cow<'t, str>>;
 
-fn case_key(t: &TraceAnalysis) -> Option<Cow<'_, str>> {
-    t.trace.case_id.as_deref().map(Cow::Borrowed)
+fn case_key(t: &Trace) -> Option<Cow<'_, str>> {
+    t.case_id.as_deref().map(Cow::Borrowed)
 }
 
-fn query_key(t: &TraceAnalysis) -> Option<Cow<'_, str>> {
-    t.trace.query.as_deref().map(normalized_query)
+fn query_key(t: &Trace) -> Option<Cow<'_, str>> {
+    t.query.as_deref().map(normalized_query)
 }
 
-fn request_key(t: &TraceAnalysis) -> Option<Cow<'_, str>> {
-    t.trace.request_id.as_deref().map(Cow::Borrowed)
+fn request_key(t: &Trace) -> Option<Cow<'_, str>> {
+    t.request_id.as_deref().map(Cow::Borrowed)
 }
 
 /// Which traces a pass may pair: `(has caseId, has query)` of each side. Two traces that
 /// both carry a caseId pair by it or not at all; two that both carry a query pair by it
 /// (normalised) or not at all; requestId is the last resort.
-fn category(t: &TraceAnalysis) -> usize {
-    usize::from(t.trace.case_id.is_some()) * 2 + usize::from(t.trace.query.is_some())
+fn category(t: &Trace) -> usize {
+    usize::from(t.case_id.is_some()) * 2 + usize::from(t.query.is_some())
 }
 
 fn allowed(by: PairedBy, a: usize, b: usize) -> bool {
@@ -318,13 +390,9 @@ fn allowed(by: PairedBy, a: usize, b: usize) -> bool {
 
 /// Pairs the traces of two runs: caseId when both carry one, else the normalised query,
 /// else requestId; repeated keys pair in order. Returns (a, b, by) in A's order.
-fn pair_traces(
-    a: &Analysis,
-    b: &Analysis,
-    warnings: &mut Vec<String>,
-) -> Vec<(usize, usize, PairedBy)> {
-    let mut partner_of_a = vec![None::<(usize, PairedBy)>; a.traces.len()];
-    let mut paired_b = vec![false; b.traces.len()];
+fn link_traces(a: &[Arc<Trace>], b: &[Arc<Trace>], warnings: &mut Vec<String>) -> Vec<Link> {
+    let mut partner_of_a = vec![None::<(usize, PairedBy)>; a.len()];
+    let mut paired_b = vec![false; b.len()];
     let passes: [(KeyOf, PairedBy); 3] = [
         (case_key, PairedBy::CaseId),
         (query_key, PairedBy::Query),
@@ -332,9 +400,9 @@ fn pair_traces(
     ];
     for (key_of, by) in passes {
         // One set of chains per category of B's traces.
-        let mut chains: [Chains<'_>; 4] = std::array::from_fn(|_| Chains::new(b.traces.len()));
+        let mut chains: [Chains<'_>; 4] = std::array::from_fn(|_| Chains::new(b.len()));
         let mut repeated_b = 0usize;
-        for (j, t) in b.traces.iter().enumerate() {
+        for (j, t) in b.iter().enumerate() {
             if paired_b[j] {
                 continue;
             }
@@ -344,9 +412,9 @@ fn pair_traces(
                 }
             }
         }
-        let mut seen_a: HashMap<Cow<'_, str>, ()> = HashMap::new();
+        let mut seen_a: FastMap<Cow<'_, str>, ()> = FastMap::default();
         let mut repeated_a = 0usize;
-        for (i, t) in a.traces.iter().enumerate() {
+        for (i, t) in a.iter().enumerate() {
             if partner_of_a[i].is_some() {
                 continue;
             }
@@ -377,43 +445,147 @@ fn pair_traces(
     partner_of_a
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| p.map(|(j, by)| (i, j, by)))
+        .filter_map(|(i, p)| p.map(|(b, paired_by)| Link { a: i, b, paired_by }))
         .collect()
 }
 
-/// Working space reused across pairs, so a comparison allocates per batch, not per pair.
-#[derive(Default)]
-struct Scratch<'a> {
-    docs_a: Vec<&'a str>,
-    docs_b: Vec<&'a str>,
-    keys_a: Vec<&'a str>,
-    keys_b: Vec<&'a str>,
-    ranks_a: Vec<f64>,
-    ranks_b: Vec<f64>,
-}
-
-/// The accepted documents (distinct, first occurrence) and evidence keys of a trace.
-fn accepted_lists<'a>(t: &'a TraceAnalysis, docs: &mut Vec<&'a str>, keys: &mut Vec<&'a str>) {
+/// Numbers each distinct docId and evidence key of a linked pair, A's candidates first.
+fn number_pair<'t>(
+    ta: &'t Trace,
+    tb: &'t Trace,
+    doc_ids: &mut Vec<u32>,
+    key_ids: &mut Vec<u32>,
+    docs: &mut FastMap<&'t str, u32>,
+    keys: &mut FastMap<&'t str, u32>,
+) {
     docs.clear();
     keys.clear();
-    for block in t.accepted_blocks() {
-        let candidate = block.candidate;
-        keys.push(&candidate.evidence_key);
-        if !docs.contains(&&*candidate.doc_id) {
-            docs.push(&candidate.doc_id);
+    for t in [ta, tb] {
+        let start = doc_ids.len();
+        let slots = slots(t);
+        doc_ids.resize(start + slots, u32::MAX);
+        key_ids.resize(start + slots, u32::MAX);
+        for c in &t.candidates {
+            let next = docs.len() as u32;
+            doc_ids[start + c.input_index] = *docs.entry(&c.doc_id).or_insert(next);
+            let next = keys.len() as u32;
+            key_ids[start + c.input_index] = *keys.entry(&c.evidence_key).or_insert(next);
         }
     }
 }
 
-fn compare_pair<'a>(
-    ta: &'a TraceAnalysis,
-    tb: &'a TraceAnalysis,
-    (a, b, paired_by): (usize, usize, PairedBy),
+/// Pairs the traces of two runs (caseId, else normalised query, else requestId) and
+/// numbers each pair's documents and evidence keys. Pass the parsed batches' `traces`
+/// (or, equally, those an analysis holds): the analyses compared must be of these.
+pub fn pair_runs(a: &[Arc<Trace>], b: &[Arc<Trace>]) -> Pairing {
+    let mut warnings = Vec::new();
+    let links = link_traces(a, b, &mut warnings);
+    let (mut doc_ids, mut key_ids) = (Vec::new(), Vec::new());
+    let mut starts = Vec::with_capacity(links.len());
+    let mut splits = Vec::with_capacity(links.len());
+    let (mut docs, mut keys) = (FastMap::default(), FastMap::default());
+    for link in &links {
+        starts.push(doc_ids.len());
+        splits.push(slots(&a[link.a]));
+        number_pair(
+            &a[link.a],
+            &b[link.b],
+            &mut doc_ids,
+            &mut key_ids,
+            &mut docs,
+            &mut keys,
+        );
+    }
+    let mut paired_a = vec![false; a.len()];
+    let mut paired_b = vec![false; b.len()];
+    for link in &links {
+        paired_a[link.a] = true;
+        paired_b[link.b] = true;
+    }
+    let unpaired_of = |traces: &[Arc<Trace>], paired: &[bool]| -> Vec<UnpairedTrace> {
+        traces
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !paired[*i])
+            .map(|(i, t)| unpaired(t, i))
+            .collect()
+    };
+    let unpaired_a = unpaired_of(a, &paired_a);
+    let unpaired_b = unpaired_of(b, &paired_b);
+    let no_common_query = (links.is_empty() && !(a.is_empty() && b.is_empty()))
+        .then(|| no_common_query_message(&unpaired_a, &unpaired_b));
+    Pairing {
+        links,
+        unpaired_a,
+        unpaired_b,
+        warnings,
+        no_common_query,
+        traces_a: a.len(),
+        traces_b: b.len(),
+        doc_ids,
+        key_ids,
+        starts,
+        splits,
+    }
+}
+
+/// The entries a trace's candidates take in the numbering: one per `inputIndex`.
+fn slots(t: &Trace) -> usize {
+    t.candidates
+        .iter()
+        .map(|c| c.input_index + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Working space reused across pairs, so a comparison allocates per batch, not per pair.
+#[derive(Default)]
+struct Scratch {
+    docs_a: Vec<u32>,
+    docs_b: Vec<u32>,
+    keys_a: Vec<u32>,
+    keys_b: Vec<u32>,
+    ranks_a: Vec<f64>,
+    ranks_b: Vec<f64>,
+}
+
+/// The numbers of a trace's accepted documents (distinct, first occurrence) and evidence
+/// keys; `ids` are the pairing's numbers of this side's candidates.
+fn accepted_lists(
+    t: &TraceAnalysis,
+    doc_ids: &[u32],
+    key_ids: &[u32],
+    docs: &mut Vec<u32>,
+    keys: &mut Vec<u32>,
+) {
+    docs.clear();
+    keys.clear();
+    // `take` stops the walk at the last accepted block instead of reading every decision.
+    for block in t.accepted_blocks().take(t.stages.accepted) {
+        let at = block.candidate.input_index;
+        let (Some(&doc), Some(&key)) = (doc_ids.get(at), key_ids.get(at)) else {
+            continue;
+        };
+        keys.push(key);
+        if !docs.contains(&doc) {
+            docs.push(doc);
+        }
+    }
+}
+
+fn compare_pair(
+    ta: &TraceAnalysis,
+    tb: &TraceAnalysis,
+    link: Link,
+    ids: (&[u32], &[u32], usize),
     options: &CompareOptions,
-    s: &mut Scratch<'a>,
+    s: &mut Scratch,
 ) -> PairComparison {
-    accepted_lists(ta, &mut s.docs_a, &mut s.keys_a);
-    accepted_lists(tb, &mut s.docs_b, &mut s.keys_b);
+    let (doc_ids, key_ids, split) = ids;
+    let (docs_of_a, docs_of_b) = doc_ids.split_at(split.min(doc_ids.len()));
+    let (keys_of_a, keys_of_b) = key_ids.split_at(split.min(key_ids.len()));
+    accepted_lists(ta, docs_of_a, keys_of_a, &mut s.docs_a, &mut s.keys_a);
+    accepted_lists(tb, docs_of_b, keys_of_b, &mut s.docs_b, &mut s.keys_b);
     let k = ta.return_n().min(tb.return_n());
     let at_k = |count: usize| (k > 0).then(|| count as f64 / k as f64);
     s.ranks_a.clear();
@@ -426,9 +598,9 @@ fn compare_pair<'a>(
     }
     let common_docs = s.ranks_a.len();
     PairComparison {
-        a,
-        b,
-        paired_by,
+        a: link.a,
+        b: link.b,
+        paired_by: link.paired_by,
         mode_pair: ModePair {
             a: ta.mode(),
             b: tb.mode(),
@@ -451,12 +623,16 @@ fn compare_pair<'a>(
     }
 }
 
-fn unpaired(t: &TraceAnalysis, index: usize) -> UnpairedTrace {
+fn unpaired(t: &Trace, index: usize) -> UnpairedTrace {
+    let name = match t.request_id.as_deref() {
+        Some(id) => id.to_owned(),
+        None => format!("#{}", t.position),
+    };
     UnpairedTrace {
         index,
-        name: t.name().into_owned(),
-        query: t.trace.query.as_deref().map(str::to_owned),
-        case_id: t.trace.case_id.as_deref().map(str::to_owned),
+        name,
+        query: t.query.as_deref().map(str::to_owned),
+        case_id: t.case_id.as_deref().map(str::to_owned),
     }
 }
 
@@ -527,45 +703,36 @@ fn no_common_query_message(unpaired_a: &[UnpairedTrace], unpaired_b: &[UnpairedT
     )
 }
 
-/// Pairs and compares two analysed runs (fast: no golden cases, no significance).
-pub fn compare_runs(a: &Analysis, b: &Analysis, options: &CompareOptions) -> RunComparison {
-    let mut warnings = Vec::new();
-    let links = pair_traces(a, b, &mut warnings);
+/// Compares two analysed runs paired by `pairing` (fast: numbers only, no golden cases,
+/// no significance). Links whose traces are not in the analyses are skipped.
+pub fn compare_paired(
+    a: &Analysis,
+    b: &Analysis,
+    pairing: &Pairing,
+    options: &CompareOptions,
+) -> RunComparison {
     let mut scratch = Scratch::default();
-    let pairs: Vec<PairComparison> = links
+    let pairs: Vec<PairComparison> = pairing
+        .links
         .iter()
-        .map(|&(i, j, by)| {
-            compare_pair(
-                &a.traces[i],
-                &b.traces[j],
-                (i, j, by),
-                options,
-                &mut scratch,
-            )
+        .enumerate()
+        .filter_map(|(i, &link)| {
+            let (ta, tb) = (a.traces.get(link.a)?, b.traces.get(link.b)?);
+            let start = pairing.starts[i];
+            let end = pairing
+                .starts
+                .get(i + 1)
+                .copied()
+                .unwrap_or(pairing.doc_ids.len());
+            let split = pairing.splits[i];
+            let ids = (
+                &pairing.doc_ids[start..end],
+                &pairing.key_ids[start..end],
+                split,
+            );
+            Some(compare_pair(ta, tb, link, ids, options, &mut scratch))
         })
         .collect();
-
-    let mut paired_a = vec![false; a.traces.len()];
-    let mut paired_b = vec![false; b.traces.len()];
-    for &(i, j, _) in &links {
-        paired_a[i] = true;
-        paired_b[j] = true;
-    }
-    let unpaired_a: Vec<UnpairedTrace> = a
-        .traces
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !paired_a[*i])
-        .map(|(i, t)| unpaired(t, i))
-        .collect();
-    let unpaired_b: Vec<UnpairedTrace> = b
-        .traces
-        .iter()
-        .enumerate()
-        .filter(|(j, _)| !paired_b[*j])
-        .map(|(j, t)| unpaired(t, j))
-        .collect();
-
     let mut mode_pairs: Vec<ModePair> = pairs.iter().map(|p| p.mode_pair).collect();
     mode_pairs.sort();
     mode_pairs.dedup();
@@ -582,18 +749,32 @@ pub fn compare_runs(a: &Analysis, b: &Analysis, options: &CompareOptions) -> Run
         .filter(|(_, p)| p.b_kept_none)
         .map(|(i, _)| i)
         .collect();
-    let no_common_query = (pairs.is_empty() && !(a.traces.is_empty() && b.traces.is_empty()))
-        .then(|| no_common_query_message(&unpaired_a, &unpaired_b));
     RunComparison {
         options: *options,
         pairs,
-        unpaired_a,
-        unpaired_b,
         groups,
         b_kept_none,
-        warnings,
-        no_common_query,
     }
+}
+
+/// The traces an analysis holds, for [`pair_runs`].
+pub fn traces_of(analysis: &Analysis) -> Vec<Arc<Trace>> {
+    analysis
+        .traces
+        .iter()
+        .map(|t| Arc::clone(&t.trace))
+        .collect()
+}
+
+/// Pairs and compares two analysed runs in one call.
+pub fn compare_runs(
+    a: &Analysis,
+    b: &Analysis,
+    options: &CompareOptions,
+) -> (Pairing, RunComparison) {
+    let pairing = pair_runs(&traces_of(a), &traces_of(b));
+    let comparison = compare_paired(a, b, &pairing, options);
+    (pairing, comparison)
 }
 
 /// One accepted block of one side of a pair.
@@ -762,6 +943,7 @@ pub const COMPARE_VERSION: u32 = 1;
 pub fn compare_report(
     a: &Analysis,
     b: &Analysis,
+    pairing: &Pairing,
     comparison: &RunComparison,
     golden: Option<golden_delta::GoldenComparison>,
 ) -> CompareReport {
@@ -780,11 +962,11 @@ pub fn compare_report(
             .iter()
             .filter_map(|p| pair_detail(a, b, p))
             .collect(),
-        unpaired_a: comparison.unpaired_a.clone(),
-        unpaired_b: comparison.unpaired_b.clone(),
+        unpaired_a: pairing.unpaired_a.clone(),
+        unpaired_b: pairing.unpaired_b.clone(),
         b_kept_none: comparison.b_kept_none.clone(),
-        warnings: comparison.warnings.clone(),
-        no_common_query: comparison.no_common_query.clone(),
+        warnings: pairing.warnings.clone(),
+        no_common_query: pairing.no_common_query.clone(),
         golden,
     }
 }
@@ -815,12 +997,34 @@ mod tests {
         format!(r#"{{{fields},"candidates":[{}]}}"#, candidates.join(","))
     }
 
-    fn pairs_of(a: &[String], b: &[String]) -> RunComparison {
+    /// The pairing's lists and warnings with the comparison's numbers.
+    struct Both {
+        pairs: Vec<PairComparison>,
+        groups: Vec<GroupSummary>,
+        unpaired_a: Vec<UnpairedTrace>,
+        unpaired_b: Vec<UnpairedTrace>,
+        warnings: Vec<String>,
+        no_common_query: Option<String>,
+    }
+
+    fn both(a: &Analysis, b: &Analysis) -> Both {
+        let (pairing, c) = compare_runs(a, b, &CompareOptions::default());
+        Both {
+            pairs: c.pairs,
+            groups: c.groups,
+            unpaired_a: pairing.unpaired_a,
+            unpaired_b: pairing.unpaired_b,
+            warnings: pairing.warnings,
+            no_common_query: pairing.no_common_query,
+        }
+    }
+
+    fn pairs_of(a: &[String], b: &[String]) -> Both {
         let (a, b) = (
             run(&format!("[{}]", a.join(","))),
             run(&format!("[{}]", b.join(","))),
         );
-        compare_runs(&a, &b, &CompareOptions::default())
+        both(&a, &b)
     }
 
     #[test]
@@ -852,6 +1056,27 @@ mod tests {
         assert_eq!(c.unpaired_b[0].name, "b3");
         assert!(c.warnings.is_empty());
         assert_eq!(c.no_common_query, None);
+    }
+
+    /// The borrowed fast path agrees with the golden module's normalisation.
+    #[test]
+    fn normalized_query_is_normalize() {
+        for text in [
+            "plain words",
+            "Upper Case",
+            " padded ",
+            "two  spaces",
+            "tab\there",
+            "vertical\u{b}tab",
+            "ΣΊΣΥΦΟΣ",
+            "ǅemal",
+            "支付 回调",
+            "non\u{a0}breaking",
+            "",
+        ] {
+            assert_eq!(normalized_query(text), normalize(text), "{text:?}");
+        }
+        assert!(matches!(normalized_query("plain words"), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -940,7 +1165,7 @@ mod tests {
                 trace(r#""requestId":"b","query":"q""#, &["x", "y", "z"])
             )),
         );
-        let c = compare_runs(&a, &b, &CompareOptions::default());
+        let c = both(&a, &b);
         assert!(c.pairs[0].config_differs);
         assert_eq!(c.pairs[0].k, 2);
         let detail = pair_detail(&a, &b, &c.pairs[0]).unwrap_or_else(|| panic!("a pair"));
@@ -954,9 +1179,21 @@ mod tests {
 
     #[test]
     fn the_generated_paired_runs_pair_fully_but_for_the_dense_only_queries() {
-        let (dense, hybrid, _) = crate::testdata::generate_paired_runs(50, 10, 3);
+        let (dense, hybrid, cases) = crate::testdata::generate_paired_runs(50, 10, 3);
+        assert_eq!(
+            (dense.clone(), hybrid.clone(), cases.clone()),
+            crate::testdata::generate_paired_runs(50, 10, 3)
+        );
+        let cases = crate::golden::parse_cases("cases", &cases).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(cases.cases.len(), 16);
         let (a, b) = (run(&dense), run(&hybrid));
-        let c = compare_runs(&a, &b, &CompareOptions::default());
+        // The cases go both ways: some regress from dense to hybrid, some improve.
+        let delta = golden_delta::compare_golden(
+            &golden_delta::case_scores(&crate::golden::evaluate_analysis(&cases, &a)),
+            &golden_delta::case_scores(&crate::golden::evaluate_analysis(&cases, &b)),
+        );
+        assert!(delta.regressions > 0 && delta.improvements > 0, "{delta:?}");
+        let c = both(&a, &b);
         assert_eq!(c.pairs.len(), 45);
         assert_eq!(c.unpaired_a.len(), 5);
         assert!(c.unpaired_b.is_empty());

@@ -112,7 +112,7 @@ pub fn run_compare(args: CompareArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let comparison = runs::compare_runs(&analysis_a, &analysis_b, &options);
+    let (pairing, comparison) = runs::compare_runs(&analysis_a, &analysis_b, &options);
     let golden = cases.map(|cases| {
         let a = golden::evaluate_analysis(&cases, &analysis_a);
         let b = golden::evaluate_analysis(&cases, &analysis_b);
@@ -123,7 +123,7 @@ pub fn run_compare(args: CompareArgs) -> ExitCode {
         golden_delta::add_significance(&mut delta, &SignificanceOptions::default());
         delta
     });
-    let report = runs::compare_report(&analysis_a, &analysis_b, &comparison, golden);
+    let report = runs::compare_report(&analysis_a, &analysis_b, &pairing, &comparison, golden);
     let json = match serde_json::to_string_pretty(&report) {
         Ok(json) => json + "\n",
         Err(err) => {
@@ -187,6 +187,10 @@ pub fn baseline_comparison(
     evaluation: &GoldenReport,
 ) -> Result<Option<GoldenComparison>, ExitCode> {
     let Some(path) = &args.baseline else {
+        if args.gate.fail_on() != FailOn::Never {
+            eprintln!("ragtrace: --fail-on needs --baseline REPORT.json (there is nothing to compare with)");
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
         return Ok(None);
     };
     let name = path.display().to_string();
