@@ -64,8 +64,10 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     let mut analyze_ms = Vec::new();
     let mut drop_ms = Vec::new();
     for i in 0..ROUNDS {
-        let mut settings = Settings::default();
-        settings.max_l2_distance = Some(if i % 2 == 0 { 0.8 } else { 1.1 });
+        let settings = Settings {
+            max_l2_distance: Some(if i % 2 == 0 { 0.8 } else { 1.1 }),
+            ..Settings::default()
+        };
         let t = now();
         let analysis = analyze(&batch, &settings, true).unwrap();
         analyze_ms.push(now() - t);

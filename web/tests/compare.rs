@@ -9,10 +9,12 @@ use ragtrace_core::golden::{evaluate_analysis, parse_cases};
 use ragtrace_core::runs::golden_delta::{
     add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions, METRICS,
 };
-use ragtrace_core::runs::{compare_runs, pair_detail, CompareOptions, RunComparison, LEVELS};
+use ragtrace_core::runs::{
+    compare_runs, pair_detail, CompareOptions, Pairing, RunComparison, LEVELS,
+};
 use ragtrace_core::{analyze, parse_document, Analysis, Settings};
-use ragtrace_web::compare_state::{paired_sample, PAIRED_CASES_SOURCE};
 use ragtrace_web::format::{number, optional_number};
+use ragtrace_web::samples::{paired_sample, PAIRED_CASES_SOURCE};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -22,12 +24,12 @@ fn run(name: &str, text: &str, settings: &Settings) -> Analysis {
 }
 
 /// The core's comparison of the paired sample under `settings`.
-fn expected(settings: &Settings) -> (Analysis, Analysis, RunComparison) {
+fn expected(settings: &Settings) -> (Analysis, Analysis, Pairing, RunComparison) {
     let (dense, hybrid, _) = paired_sample();
     let a = run("a", dense, settings);
     let b = run("b", hybrid, settings);
-    let c = compare_runs(&a, &b, &CompareOptions::default());
-    (a, b, c)
+    let (pairing, c) = compare_runs(&a, &b, &CompareOptions::default());
+    (a, b, pairing, c)
 }
 
 fn expected_golden(a: &Analysis, b: &Analysis) -> GoldenComparison {
@@ -45,7 +47,7 @@ fn cell(root: &web_sys::Element, selector: &str) -> String {
 }
 
 /// The A -> B matrix and the counts line show the core's numbers for all pairs.
-fn assert_shows(root: &web_sys::Element, c: &RunComparison) {
+fn assert_shows(root: &web_sys::Element, (pairing, c): (&Pairing, &RunComparison)) {
     let all = &c.groups[0];
     for (i, level) in LEVELS.iter().enumerate() {
         let row = find(
@@ -70,8 +72,8 @@ fn assert_shows(root: &web_sys::Element, c: &RunComparison) {
     assert!(
         counts.contains(&format!(
             "unpaired: {} in A, {} in B",
-            c.unpaired_a.len(),
-            c.unpaired_b.len()
+            pairing.unpaired_a.len(),
+            pairing.unpaired_b.len()
         )),
         "{counts}"
     );
@@ -135,9 +137,9 @@ async fn open_sample() -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
 #[wasm_bindgen_test]
 async fn the_paired_sample_shows_the_cores_comparison_and_golden_deltas() {
     let (root, _app) = open_sample().await;
-    let (a, b, c) = expected(&Settings::default());
-    assert!(c.pairs.len() > 50 && !c.unpaired_a.is_empty());
-    assert_shows(&root, &c);
+    let (a, b, pairing, c) = expected(&Settings::default());
+    assert!(c.pairs.len() > 50 && !pairing.unpaired_a.is_empty());
+    assert_shows(&root, (&pairing, &c));
     significance_shown(&root).await;
     let g = expected_golden(&a, &b);
     for (m, metric) in METRICS.iter().enumerate() {
@@ -190,15 +192,15 @@ async fn a_knob_recomputes_both_runs() {
         max_l2_distance: Some(0.45),
         ..Settings::default()
     };
-    let (_, _, before) = expected(&Settings::default());
-    let (_, _, after) = expected(&settings);
+    let (_, _, _, before) = expected(&Settings::default());
+    let (_, _, pairing, after) = expected(&settings);
     assert_ne!(
         before.groups[0].level_transitions, after.groups[0].level_transitions,
         "the sample must react"
     );
     set_input(&root, "#knob-maxL2Distance", "0.45", "input");
     settle().await;
-    assert_shows(&root, &after);
+    assert_shows(&root, (&pairing, &after));
     // The first rows show both recomputed levels.
     for row in find_all(&root, ".ptable .vtable-window .trow")
         .iter()
@@ -237,8 +239,8 @@ async fn splitting_a_mixed_batch_compares_its_dense_and_hybrid_traces() {
     settle().await;
     click(&root, "#compare-split");
     settle().await;
-    let (_, _, c) = expected(&Settings::default());
-    assert_shows(&root, &c);
+    let (_, _, pairing, c) = expected(&Settings::default());
+    assert_shows(&root, (&pairing, &c));
     // Filters: regressions only shows exactly the pairs whose level got worse.
     let worse = c.pairs.iter().filter(|p| p.level_worsened()).count();
     let checkbox = find(&root, "#compare-regressions");
@@ -255,7 +257,7 @@ async fn splitting_a_mixed_batch_compares_its_dense_and_hybrid_traces() {
 #[wasm_bindgen_test]
 async fn a_pair_opens_side_by_side() {
     let (root, _app) = open_sample().await;
-    let (a, b, c) = expected(&Settings::default());
+    let (a, b, _, c) = expected(&Settings::default());
     // The first pair in RBO order (lowest first): the most different lists.
     click(&root, ".ptable button.sort[data-sort=\"rbo\"]");
     settle().await;
@@ -313,8 +315,8 @@ async fn runs_without_a_common_query_say_so() {
     settle().await;
     let a = run("a", &paired_sample().0, &Settings::default());
     let b = run("b", other, &Settings::default());
-    let c = compare_runs(&a, &b, &CompareOptions::default());
-    let message = c.no_common_query.unwrap();
+    let (pairing, _) = compare_runs(&a, &b, &CompareOptions::default());
+    let message = pairing.no_common_query.unwrap();
     assert_eq!(cell(&root, "#compare-no-common p"), message);
     assert!(root.query_selector(".ptable").unwrap().is_none());
 }

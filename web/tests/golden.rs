@@ -147,8 +147,10 @@ async fn the_golden_tab_shows_the_core_report_and_follows_the_knobs() {
 
     // returnN = 1 through the real knob: the level counts change (session-store
     // loses its document), and so do precision@k and nDCG@k.
-    let mut settings = Settings::default();
-    settings.return_n = Some(1);
+    let settings = Settings {
+        return_n: Some(1),
+        ..Settings::default()
+    };
     let after = expected(&settings);
     assert_ne!(
         before.summary.levels, after.summary.levels,

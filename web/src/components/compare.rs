@@ -2,11 +2,11 @@
 //! hybrid traces when it is split), both under the current knobs. Every number comes
 //! from `ragtrace_core::runs`; the page lays it out, filters and sorts.
 
-use crate::compare_state::{CompareState, PairSort, RunB, PASTED_B_SOURCE};
 use crate::components::compare_pair::{PairTable, PairView};
 use crate::components::error_panel::InputErrorItem;
-use crate::components::golden::GoldenState;
 use crate::format::{count, level_class, number, optional_number, LEVELS};
+use crate::state::compare::{CompareState, PairSort, RunB, PASTED_B_SOURCE};
+use crate::state::golden::GoldenState;
 use crate::state::AppState;
 use leptos::html;
 use leptos::prelude::*;
@@ -42,16 +42,17 @@ enum Shown {
 }
 
 #[component]
-pub fn CompareView() -> impl IntoView {
+pub(crate) fn CompareView() -> impl IntoView {
     let compare = expect_context::<CompareState>();
     // By value: a knob move keeps the panels (and the table's scroll) and updates them.
     let shown = Memo::new(move |_| {
-        compare.comparison.with(|c| match c {
-            None => Shown::Empty,
-            Some(c) => match &c.no_common_query {
-                Some(message) => Shown::NoCommonQuery(message.clone()),
-                None => Shown::Comparison,
-            },
+        let ready = compare.comparison.with(Option::is_some);
+        compare.pairing.with(|p| match p {
+            Some(p) if p.no_common_query.is_some() => {
+                Shown::NoCommonQuery(p.no_common_query.clone().unwrap_or_default())
+            }
+            Some(_) if ready => Shown::Comparison,
+            _ => Shown::Empty,
         })
     });
     view! {
@@ -221,13 +222,13 @@ fn RunBInput() -> impl IntoView {
 }
 
 /// One table cell: its text, the class of the span holding it, its column name.
-pub struct Cell {
-    pub text: String,
-    pub class: &'static str,
-    pub col: &'static str,
+pub(crate) struct Cell {
+    pub(crate) text: String,
+    pub(crate) class: &'static str,
+    pub(crate) col: &'static str,
 }
 
-pub fn cell(text: impl Into<String>, col: &'static str) -> Cell {
+pub(crate) fn cell(text: impl Into<String>, col: &'static str) -> Cell {
     Cell {
         text: text.into(),
         class: "",
@@ -247,7 +248,7 @@ fn badge(level: &'static str, class: &'static str) -> Cell {
 /// Every table of the tab through one function (one instantiation of the view code,
 /// which is what the page's size is made of): a head row, then rows keyed by
 /// `data-key` whose first cell heads the row.
-pub fn table(
+pub(crate) fn table(
     id: &'static str,
     class: &'static str,
     head: Vec<Cell>,
@@ -382,14 +383,14 @@ fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<AnyView> {
 fn Comparison() -> impl IntoView {
     let compare = expect_context::<CompareState>();
     let summary = move || {
-        compare.comparison.with(|c| {
-            c.as_ref().map(|c| {
+        compare.pairing.with(|p| {
+            p.as_ref().map(|p| {
                 [
-                    count(c.pairs.len(), "pair", "pairs"),
+                    count(p.links.len(), "pair", "pairs"),
                     " · unpaired: ".to_owned(),
-                    c.unpaired_a.len().to_string(),
+                    p.unpaired_a.len().to_string(),
                     " in A, ".to_owned(),
-                    c.unpaired_b.len().to_string(),
+                    p.unpaired_b.len().to_string(),
                     " in B".to_owned(),
                 ]
                 .concat()
@@ -413,7 +414,9 @@ fn Comparison() -> impl IntoView {
     let body = move || {
         compare.comparison.with(|c| {
             let c = c.as_ref()?;
-            let warnings = c.warnings.join(" ");
+            let warnings = compare
+                .pairing
+                .with(|p| p.as_ref().map(|p| p.warnings.join(" ")).unwrap_or_default());
             let group = compare
                 .controls
                 .with(|ctl| group_view(c, ctl.mode_pair.as_deref()));
@@ -603,7 +606,7 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
 
 /// Column header that sorts the pair table; a second click reverses.
 #[component]
-pub fn PairSortHeader(sort: PairSort, label: &'static str) -> impl IntoView {
+pub(crate) fn PairSortHeader(sort: PairSort, label: &'static str) -> impl IntoView {
     let compare = expect_context::<CompareState>();
     let mark = move || {
         compare

@@ -1,10 +1,10 @@
 //! The Compare tab's pair table (virtualised like the trace list) and the side-by-side
 //! view of one pair: the two traces' blocks with lines joining the same document.
 
-use crate::compare_state::{visible_pairs, CompareState, PairSort};
 use crate::components::compare::PairSortHeader;
 use crate::components::trace_list::ROW_HEIGHT;
 use crate::format::{level_class, number, optional_number};
+use crate::state::compare::{visible_pairs, CompareState, PairSort};
 use crate::state::Shared;
 use leptos::prelude::*;
 use ragtrace_core::runs::{pair_detail, PairComparison, PairDetail};
@@ -32,7 +32,7 @@ fn query_of(t: &TraceAnalysis) -> String {
 }
 
 #[component]
-pub fn PairTable() -> impl IntoView {
+pub(crate) fn PairTable() -> impl IntoView {
     let compare = expect_context::<CompareState>();
     // Compared by content: a knob that leaves the filtered, ordered list as it was
     // keeps the rows' window where it is.
@@ -58,7 +58,7 @@ pub fn PairTable() -> impl IntoView {
             .comparison
             .with(|c| c.as_ref().map_or(0, |c| c.pairs.len()))
     };
-    let set = move |f: fn(&mut crate::compare_state::PairControls, bool), on: bool| {
+    let set = move |f: fn(&mut crate::state::compare::PairControls, bool), on: bool| {
         compare.controls.update(|c| f(c, on))
     };
     view! {
@@ -216,7 +216,7 @@ fn blocks(t: &TraceAnalysis) -> Vec<(String, Option<usize>, f64, &'static str)> 
 
 /// The side-by-side view of the open pair.
 #[component]
-pub fn PairView() -> impl IntoView {
+pub(crate) fn PairView() -> impl IntoView {
     let compare = expect_context::<CompareState>();
     move || {
         let index = compare.open_pair.get()?;

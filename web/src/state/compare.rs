@@ -8,8 +8,11 @@
 //! The significance tests are the slow part: they run after the next paint and are
 //! `None` ("pending") until then, so no knob waits for them.
 
-use crate::components::golden::GoldenState;
-use crate::state::{AppState, Shared, View};
+use super::golden::GoldenState;
+use super::{AppState, Shared, View};
+use crate::samples::{
+    paired_sample, PAIRED_CASES_SOURCE, PAIRED_DENSE_SOURCE, PAIRED_HYBRID_SOURCE,
+};
 use leptos::prelude::*;
 use ragtrace_core::golden::evaluate_analysis;
 use ragtrace_core::input::parse_documents;
@@ -17,13 +20,15 @@ use ragtrace_core::label::CanonicalLabel;
 use ragtrace_core::runs::golden_delta::{
     add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions,
 };
-use ragtrace_core::runs::{compare_runs, CompareOptions, PairComparison, RunComparison};
+use ragtrace_core::runs::{
+    compare_paired, pair_runs, CompareOptions, PairComparison, Pairing, RunComparison,
+};
 use ragtrace_core::{analyze, Analysis, ParsedBatch};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Where run B comes from.
 #[derive(Debug, Clone, PartialEq)]
-pub enum RunB {
+pub(crate) enum RunB {
     None,
     /// The loaded batch's dense traces are run A, its hybrid traces run B.
     Split,
@@ -35,7 +40,7 @@ pub enum RunB {
 
 /// The pair table's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PairSort {
+pub(crate) enum PairSort {
     /// Run A's order.
     Order,
     Rbo,
@@ -47,7 +52,7 @@ pub enum PairSort {
 }
 
 impl PairSort {
-    pub const ALL: [PairSort; 5] = [
+    pub(crate) const ALL: [PairSort; 5] = [
         PairSort::Order,
         PairSort::Rbo,
         PairSort::Overlap,
@@ -55,7 +60,7 @@ impl PairSort {
         PairSort::QualityChange,
     ];
 
-    pub fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             PairSort::Order => "order",
             PairSort::Rbo => "rbo",
@@ -69,7 +74,7 @@ impl PairSort {
 /// The pair table's filters and order; the mode-pair filter also picks the group the
 /// matrix and the distributions show.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PairControls {
+pub(crate) struct PairControls {
     pub sort: PairSort,
     pub descending: bool,
     /// Only pairs whose level got worse from A to B.
@@ -92,36 +97,17 @@ impl Default for PairControls {
     }
 }
 
-/// The built-in paired runs: (dense run, hybrid run, cases), generated once per page.
-pub fn paired_sample() -> &'static (Arc<str>, Arc<str>, String) {
-    static TEXT: OnceLock<(Arc<str>, Arc<str>, String)> = OnceLock::new();
-    TEXT.get_or_init(|| {
-        let (dense, hybrid, cases) = ragtrace_core::testdata::generate_paired_runs(
-            PAIRED_QUERIES,
-            PAIRED_CANDIDATES,
-            PAIRED_SEED,
-        );
-        (Arc::from(dense), Arc::from(hybrid), cases)
-    })
-}
-
-pub const PAIRED_QUERIES: usize = 120;
-pub const PAIRED_CANDIDATES: usize = 10;
-pub const PAIRED_SEED: u64 = 9;
-pub const PAIRED_DENSE_SOURCE: &str = "paired-dense.json";
-pub const PAIRED_HYBRID_SOURCE: &str = "paired-hybrid.json";
-pub const PAIRED_CASES_SOURCE: &str = "paired-cases.json";
 /// The source name of text pasted as run B.
-pub const PASTED_B_SOURCE: &str = "pasted run B";
+pub(crate) const PASTED_B_SOURCE: &str = "pasted run B";
 
 /// The run A and run B the comparison reads.
-pub type Runs = (Shared<Analysis>, Shared<Analysis>);
+pub(crate) type Runs = (Shared<Analysis>, Shared<Analysis>);
 
 /// Golden deltas and the same with their significance.
-pub type Tested = (Shared<GoldenComparison>, Shared<GoldenComparison>);
+pub(crate) type Tested = (Shared<GoldenComparison>, Shared<GoldenComparison>);
 
 #[derive(Clone, Copy)]
-pub struct CompareState {
+pub(crate) struct CompareState {
     pub run_b: RwSignal<RunB>,
     pub rbo_p: RwSignal<f64>,
     pub controls: RwSignal<PairControls>,
@@ -129,6 +115,8 @@ pub struct CompareState {
     pub open_pair: RwSignal<Option<usize>>,
     /// Run B as the core read it; parsed only when run B changes.
     pub parsed_b: Memo<Option<Shared<ParsedBatch>>>,
+    /// Which traces pair, the unpaired ones and the pairing's warnings.
+    pub pairing: Memo<Option<Shared<Pairing>>>,
     pub runs: Memo<Option<Runs>>,
     pub comparison: Memo<Option<Shared<RunComparison>>>,
     /// The golden deltas without significance (fast), when cases are loaded.
@@ -152,7 +140,7 @@ fn subset(batch: &ParsedBatch, mode: CanonicalLabel) -> Shared<ParsedBatch> {
 }
 
 impl CompareState {
-    pub fn new(state: AppState, golden: GoldenState) -> Self {
+    pub(crate) fn new(state: AppState, golden: GoldenState) -> Self {
         let run_b = RwSignal::new(RunB::None);
         let parsed_b = Memo::new(move |_| {
             run_b.with(|source| match source {
@@ -180,6 +168,18 @@ impl CompareState {
                     subset(batch, CanonicalLabel::Hybrid),
                 ))
             })
+        });
+        // Which traces pair depends on the input only: redone when a batch changes.
+        let pairing = Memo::new(move |_| {
+            let pair =
+                |a: &ParsedBatch, b: &ParsedBatch| Shared::new(pair_runs(&a.traces, &b.traces));
+            match split_batches.get() {
+                Some((a, b)) => Some(pair(&a, &b)),
+                None => {
+                    let b = parsed_b.get()?;
+                    Some(state.analysed_batch.with(|a| pair(a, &b)))
+                }
+            }
         });
         let runs = Memo::new(move |previous: Option<&Option<Runs>>| {
             let computed = if let Some((a, b)) = split_batches.get() {
@@ -209,7 +209,14 @@ impl CompareState {
         let comparison = Memo::new(move |_| {
             let (a, b) = runs.get()?;
             let options = CompareOptions { rbo_p: rbo_p.get() };
-            Some(Shared::new(compare_runs(&a, &b, &options)))
+            pairing.with(|pairing| {
+                Some(Shared::new(compare_paired(
+                    &a,
+                    &b,
+                    pairing.as_ref()?,
+                    &options,
+                )))
+            })
         });
         let golden_comparison = Memo::new(move |_| {
             let Some(Ok(cases)) = golden.cases.get() else {
@@ -251,6 +258,7 @@ impl CompareState {
             controls: RwSignal::new(PairControls::default()),
             open_pair: RwSignal::new(None),
             parsed_b,
+            pairing,
             runs,
             comparison,
             golden: golden_comparison,
@@ -259,7 +267,7 @@ impl CompareState {
     }
 
     /// Adds a document to run B (a file or a drop); it replaces a sample or a split.
-    pub fn add_document(&self, name: String, text: Arc<str>) {
+    pub(crate) fn add_document(&self, name: String, text: Arc<str>) {
         self.run_b.update(|b| match b {
             RunB::Documents(docs) => docs.push((name, text)),
             other => *other = RunB::Documents(vec![(name, text)]),
@@ -268,7 +276,7 @@ impl CompareState {
     }
 
     /// Loads the built-in paired runs: dense as run A, hybrid as run B, and their cases.
-    pub fn load_sample(&self, state: AppState, golden: GoldenState) {
+    pub(crate) fn load_sample(&self, state: AppState, golden: GoldenState) {
         let (dense, _, cases) = paired_sample();
         let loaded = state
             .documents
@@ -287,7 +295,7 @@ impl CompareState {
     }
 
     /// The hash parts of this tab (`cmp.` keys), in the persist module's form.
-    pub fn hash_parts(&self) -> Vec<String> {
+    pub(crate) fn hash_parts(&self) -> Vec<String> {
         let mut parts = Vec::new();
         if let Some(source) = self.run_b.with(|b| match b {
             RunB::Split => Some("split"),
@@ -323,7 +331,12 @@ impl CompareState {
 
     /// Applies the `cmp.` parts of a hash (decoded values, keys without the prefix);
     /// unreadable ones are ignored. Run B from files is not in links (traces never are).
-    pub fn apply_hash(&self, state: AppState, golden: GoldenState, parts: &[(String, String)]) {
+    pub(crate) fn apply_hash(
+        &self,
+        state: AppState,
+        golden: GoldenState,
+        parts: &[(String, String)],
+    ) {
         let mut controls = PairControls::default();
         let mut rbo_p = CompareOptions::default().rbo_p;
         let mut open = None;
@@ -379,7 +392,7 @@ impl CompareState {
 
 /// Indexes into `comparison.pairs` that pass the filters, in the chosen order (ties
 /// keep run A's order). Undefined values (no RBO, no top quality) sort first.
-pub fn visible_pairs(comparison: &RunComparison, controls: &PairControls) -> Vec<usize> {
+pub(crate) fn visible_pairs(comparison: &RunComparison, controls: &PairControls) -> Vec<usize> {
     let passes = |p: &PairComparison| {
         (!controls.regressions_only || p.level_worsened())
             && (!controls.lost_only || p.b_kept_none)
