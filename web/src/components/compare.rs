@@ -3,6 +3,7 @@
 //! from `ragtrace_core::runs`; the page lays it out, filters and sorts.
 
 use crate::components::compare_pair::{PairTable, PairView};
+use crate::components::dom;
 use crate::components::error_panel::InputErrorItem;
 use crate::format::{count, level_class, number, optional_number, LEVELS};
 use crate::state::compare::{CompareState, PairSort, RunB, PASTED_B_SOURCE};
@@ -13,6 +14,7 @@ use leptos::prelude::*;
 use ragtrace_core::runs::golden_delta::{GoldenComparison, METRICS};
 use ragtrace_core::runs::{Distribution, RunComparison};
 use std::sync::Arc;
+use web_sys::Element;
 
 /// Reads picked or dropped files as run B.
 fn read_run_b(compare: CompareState, state: AppState, files: web_sys::FileList) {
@@ -221,85 +223,30 @@ fn RunBInput() -> impl IntoView {
     }
 }
 
-/// One table cell: its text, the class of the span holding it, its column name.
-pub(crate) struct Cell {
-    pub(crate) text: String,
-    pub(crate) class: &'static str,
-    pub(crate) col: &'static str,
+use dom::Cell;
+
+fn cell(text: impl Into<String>, col: &'static str) -> Cell {
+    (text.into(), "", col)
 }
 
-pub(crate) fn cell(text: impl Into<String>, col: &'static str) -> Cell {
-    Cell {
-        text: text.into(),
-        class: "",
-        col,
-    }
-}
-
-/// A level badge.
-fn badge(level: &'static str, class: &'static str) -> Cell {
-    Cell {
-        text: level.to_owned(),
-        class,
-        col: "",
-    }
-}
-
-/// Every table of the tab through one function (one instantiation of the view code,
-/// which is what the page's size is made of): a head row, then rows keyed by
-/// `data-key` whose first cell heads the row.
-pub(crate) fn table(
-    id: &'static str,
-    class: &'static str,
-    head: Vec<Cell>,
-    rows: Vec<(String, Vec<Cell>)>,
-) -> AnyView {
-    let cells = |cells: Vec<Cell>, header: bool| {
-        cells
-            .into_iter()
-            .enumerate()
-            .map(move |(i, c)| {
-                let span = view! { <span class=c.class>{c.text}</span> };
-                if header || i == 0 {
-                    view! { <th data-col=c.col>{span}</th> }.into_any()
-                } else {
-                    view! { <td data-col=c.col>{span}</td> }.into_any()
-                }
-            })
-            .collect_view()
-    };
-    view! {
-        <div class="scroll-x">
-            <table class=class id=id>
-                <thead><tr>{cells(head, true)}</tr></thead>
-                <tbody>
-                    {rows.into_iter().map(|(key, row)| view! { <tr data-key=key>{cells(row, false)}</tr> }).collect_view()}
-                </tbody>
-            </table>
-        </div>
-    }
-    .into_any()
-}
-
-/// `[[n; C]; R]` as rows headed by `names`, with the same names as columns.
+/// `counts[i][j]` with rows and columns named by `names` (name, badge class).
 fn matrix<const N: usize>(
-    id: &'static str,
-    corner: &'static str,
+    id: &str,
     names: [(&'static str, &'static str); N],
     counts: &[[usize; N]; N],
-) -> AnyView {
-    let mut head = vec![cell(corner, "")];
-    head.extend(names.iter().map(|(n, class)| badge(n, class)));
+) -> Option<Element> {
+    let mut head = vec!["A ↓ / B →"];
+    head.extend(names.iter().map(|(n, _)| *n));
     let rows = names
         .iter()
         .zip(counts)
-        .map(|((n, class), row)| {
-            let mut cells = vec![badge(n, class)];
+        .map(|(&(n, class), row)| {
+            let mut cells = vec![(n.to_owned(), class, "")];
             cells.extend(row.iter().map(|c| cell(c.to_string(), n)));
-            (n.to_string(), cells)
+            (n.to_owned(), cells)
         })
         .collect();
-    table(id, "matrix", head, rows)
+    dom::table(id, "matrix", &head, rows)
 }
 
 fn distribution_text(d: &Distribution) -> String {
@@ -313,9 +260,16 @@ fn distribution_text(d: &Distribution) -> String {
     .concat()
 }
 
+/// A `<p>` with an id and text.
+fn paragraph(id: &str, class: &str, text: &str) -> Option<Element> {
+    let p = dom::el("p", class, text)?;
+    dom::set(&p, "id", id);
+    Some(p)
+}
+
 /// The matrix, counts and distributions of the group the mode-pair filter picks (all
 /// pairs when none, or when that mode pair is absent).
-fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<AnyView> {
+fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<Element> {
     let wanted = mode_pair.unwrap_or("all");
     let g = c
         .groups
@@ -357,26 +311,28 @@ fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<AnyView> {
         &distribution_text(&g.rbo_ext),
     ]
     .concat();
-    Some(
-        view! {
-            <div class="grid-2" data-group=g.group.clone()>
-                <div>
-                    {matrix("compare-matrix", "A ↓ / B →", levels, &g.level_transitions)}
-                    <p class="hint" id="compare-level-changes">{stats}</p>
-                </div>
-                <div>
-                    {table(
-                        "compare-histogram",
-                        "counts",
-                        vec![cell("range", ""), cell("overlap@k", ""), cell("RBO", "")],
-                        bins,
-                    )}
-                    <p class="hint" id="compare-distribution">{summary}</p>
-                </div>
-            </div>
-        }
-        .into_any(),
-    )
+    let grid = dom::el("div", "grid-2", "")?;
+    dom::set(&grid, "data-group", &g.group);
+    let left = dom::add(
+        dom::add(
+            dom::el("div", "", "")?,
+            matrix("compare-matrix", levels, &g.level_transitions),
+        ),
+        paragraph("compare-level-changes", "hint", &stats),
+    );
+    let right = dom::add(
+        dom::add(
+            dom::el("div", "", "")?,
+            dom::table(
+                "compare-histogram",
+                "counts",
+                &["range", "overlap@k", "RBO"],
+                bins,
+            ),
+        ),
+        paragraph("compare-distribution", "hint", &summary),
+    );
+    Some(dom::add(dom::add(grid, Some(left)), Some(right)))
 }
 
 #[component]
@@ -411,16 +367,16 @@ fn Comparison() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let body = move || {
+    let warnings = move || {
+        compare
+            .pairing
+            .with(|p| p.as_ref().map(|p| p.warnings.join(" ")).unwrap_or_default())
+    };
+    let group = move || {
         compare.comparison.with(|c| {
-            let c = c.as_ref()?;
-            let warnings = compare
-                .pairing
-                .with(|p| p.as_ref().map(|p| p.warnings.join(" ")).unwrap_or_default());
-            let group = compare
+            compare
                 .controls
-                .with(|ctl| group_view(c, ctl.mode_pair.as_deref()));
-            Some(view! { <p class="finding">{warnings}</p> {group} })
+                .with(|ctl| group_view(c.as_ref()?, ctl.mode_pair.as_deref()))
         })
     };
     view! {
@@ -451,7 +407,8 @@ fn Comparison() -> impl IntoView {
                     </select>
                 </label>
             </div>
-            {body}
+            <p class="finding">{warnings}</p>
+            {dom::host("compare-group", group)}
         </section>
         <GoldenDeltas/>
         <PairTable/>
@@ -471,18 +428,18 @@ const GOLDEN_LEVELS: [(&str, &str); 4] = [
 #[component]
 fn GoldenDeltas() -> impl IntoView {
     let compare = expect_context::<CompareState>();
-    move || {
+    dom::host("compare-golden-host", move || {
         let golden = compare.golden.get()?;
         let tested = compare.significance.with(|t| {
             t.as_ref()
                 .filter(|(source, _)| *source == golden)
                 .map(|(_, t)| t.clone())
         });
-        Some(golden_view(&golden, tested.as_deref()))
-    }
+        golden_view(&golden, tested.as_deref())
+    })
 }
 
-fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> AnyView {
+fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> Option<Element> {
     let head = [
         "metric",
         "cases",
@@ -493,9 +450,7 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
         "95% CI of Δ",
         "permutation p (Holm)",
         "paired t p (Holm)",
-    ]
-    .map(|h| cell(h, ""))
-    .into();
+    ];
     let rows = golden
         .metrics
         .iter()
@@ -511,11 +466,9 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
                 cell(wtl, "wtl"),
             ];
             match tested.and_then(|t| t.metrics.get(m)?.significance.as_ref()) {
-                None => cells.extend(["ci", "perm-p", "t-p"].map(|col| Cell {
-                    text: "pending…".to_owned(),
-                    class: "pending",
-                    col,
-                })),
+                None => cells.extend(
+                    ["ci", "perm-p", "t-p"].map(|col| ("pending…".to_owned(), "pending", col)),
+                ),
                 Some(t) => cells.extend([
                     cell(
                         [
@@ -583,25 +536,41 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
         (golden.only_in_a.len() + golden.only_in_b.len()).to_string(),
     ]
     .concat();
-    let regressions = if regressions.is_empty() {
-        "none".to_owned()
-    } else {
-        regressions.join(", ")
-    };
-    view! {
-        <section class="panel compare-golden" aria-labelledby="compare-golden-title">
-            <div class="panel-title-row">
-                <h2 id="compare-golden-title">"Golden cases: A → B"</h2>
-                <span class="hint" id="compare-golden-counts">{counts}</span>
-            </div>
-            {table("compare-metrics", "counts", head, rows)}
-            <div class="grid-2">
-                {matrix("compare-golden-matrix", "A ↓ / B →", GOLDEN_LEVELS, &golden.level_transitions)}
-                <p id="compare-regressions"><strong>"Regressed cases: "</strong>{regressions}</p>
-            </div>
-        </section>
-    }
-    .into_any()
+    let regressions = [
+        "Regressed cases: ",
+        &if regressions.is_empty() {
+            "none".to_owned()
+        } else {
+            regressions.join(", ")
+        },
+    ]
+    .concat();
+    let title = dom::add(
+        dom::add(
+            dom::el("div", "panel-title-row", "")?,
+            dom::el("h2", "", "Golden cases: A → B"),
+        ),
+        paragraph("compare-golden-counts", "hint", &counts),
+    );
+    let grid = dom::add(
+        dom::add(
+            dom::el("div", "grid-2", "")?,
+            matrix(
+                "compare-golden-matrix",
+                GOLDEN_LEVELS,
+                &golden.level_transitions,
+            ),
+        ),
+        paragraph("compare-regressions", "", &regressions),
+    );
+    let section = dom::el("section", "panel compare-golden", "")?;
+    Some(dom::add(
+        dom::add(
+            dom::add(section, Some(title)),
+            dom::table("compare-metrics", "counts", &head, rows),
+        ),
+        Some(grid),
+    ))
 }
 
 /// Column header that sorts the pair table; a second click reverses.

@@ -2,13 +2,15 @@
 //! view of one pair: the two traces' blocks with lines joining the same document.
 
 use crate::components::compare::PairSortHeader;
+use crate::components::dom;
 use crate::components::trace_list::ROW_HEIGHT;
 use crate::format::{level_class, number, optional_number};
 use crate::state::compare::{visible_pairs, CompareState, PairSort};
 use crate::state::Shared;
 use leptos::prelude::*;
-use ragtrace_core::runs::{pair_detail, PairComparison, PairDetail};
+use ragtrace_core::runs::{pair_detail, OnlyOneSide, PairComparison, PairDetail};
 use ragtrace_core::TraceAnalysis;
+use web_sys::Element;
 
 /// Rows that fit in the scroll container (as the trace list's).
 const VIEWPORT_ROWS: i32 = 16;
@@ -200,115 +202,178 @@ const WIDTH: f64 = 800.0;
 const RIGHT: f64 = 480.0;
 const LEFT_END: f64 = 320.0;
 
-/// One side's blocks: (doc id, accepted rank, quality, status) in processing order.
-fn blocks(t: &TraceAnalysis) -> Vec<(String, Option<usize>, f64, &'static str)> {
-    t.blocks()
-        .map(|b| {
-            (
-                b.candidate.doc_id.to_string(),
-                b.accepted_rank,
-                b.quality_score,
-                b.status.as_str(),
-            )
-        })
-        .collect()
-}
-
 /// The side-by-side view of the open pair.
 #[component]
 pub(crate) fn PairView() -> impl IntoView {
     let compare = expect_context::<CompareState>();
-    move || {
+    let build = move || {
         let index = compare.open_pair.get()?;
         let comparison = compare.comparison.get()?;
         let pair = comparison.pairs.get(index)?;
-        let (a, b) = compare.runs.get()?;
-        let detail = pair_detail(&a, &b, pair)?;
-        let left = blocks(a.traces.get(pair.a)?);
-        let right = blocks(b.traces.get(pair.b)?);
-        Some(view! { <SideBySide detail=detail left=left right=right/> })
+        compare.runs.with(|runs| {
+            let (a, b) = runs.as_ref()?;
+            side_by_side(
+                &pair_detail(a, b, pair)?,
+                a.traces.get(pair.a)?,
+                b.traces.get(pair.b)?,
+            )
+        })
+    };
+    view! {
+        <Show when=move || compare.open_pair.with(Option::is_some)>
+            <section class="panel compare-pair" id="compare-pair" aria-label="One pair side by side">
+                <button type="button" class="quiet close" on:click=move |_| compare.open_pair.set(None)>
+                    "Close"
+                </button>
+                {dom::host("pair-detail", build)}
+            </section>
+        </Show>
     }
 }
 
-#[component]
-fn SideBySide(
-    detail: PairDetail,
-    left: Vec<(String, Option<usize>, f64, &'static str)>,
-    right: Vec<(String, Option<usize>, f64, &'static str)>,
-) -> impl IntoView {
-    let compare = expect_context::<CompareState>();
+/// One side's blocks in processing order: text at `x`, quality and status ending at
+/// `end`; the documents only this side accepted are marked.
+fn side(
+    t: &TraceAnalysis,
+    x: f64,
+    end: f64,
+    only: &[OnlyOneSide],
+    mark: &str,
+    into: &mut Vec<Option<Element>>,
+) {
+    for (i, b) in t.blocks().enumerate() {
+        let doc = &*b.candidate.doc_id;
+        let alone = b.accepted_rank.is_some() && only.iter().any(|o| o.doc_id == doc);
+        let y = y(i).to_string();
+        let label = [
+            b.accepted_rank.map_or("–".to_owned(), |r| r.to_string()),
+            ". ".to_owned(),
+            doc.to_owned(),
+        ]
+        .concat();
+        let fate = [
+            if alone { mark } else { "" },
+            "q ",
+            &number(b.quality_score),
+            " · ",
+            b.status.as_str(),
+        ]
+        .concat();
+        let class = [
+            "pair-block status-",
+            b.status.as_str(),
+            if alone { " only" } else { "" },
+        ]
+        .concat();
+        let mut g = dom::svg("g", &[("class", &class), ("data-doc", doc)]);
+        for (text, at, anchor) in [(label, x, "start"), (fate, end, "end")] {
+            let t = dom::svg(
+                "text",
+                &[("x", &at.to_string()), ("y", &y), ("text-anchor", anchor)],
+            );
+            if let Some(t) = &t {
+                t.set_text_content(Some(&text));
+            }
+            g = g.map(|g| dom::add(g, t));
+        }
+        into.push(g);
+    }
+}
+
+fn y(i: usize) -> f64 {
+    (i as f64 + 1.5) * LINE
+}
+
+fn side_by_side(detail: &PairDetail, ta: &TraceAnalysis, tb: &TraceAnalysis) -> Option<Element> {
     let p = detail.numbers;
-    let rows = left.len().max(right.len()).max(1);
-    let height = (rows as f64 + 1.0) * LINE;
-    let y = |i: usize| (i as f64 + 1.5) * LINE;
-    let only =
-        |doc: &str, side: &[ragtrace_core::runs::OnlyOneSide]| side.iter().any(|o| o.doc_id == doc);
+    let rows = ta.blocks().count().max(tb.blocks().count()).max(1);
+    let height = ((rows as f64 + 1.0) * LINE).to_string();
     // A line from each accepted block of A to the first accepted block of the same
     // document in B.
-    let links: Vec<(usize, usize)> = left
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.1.is_some())
-        .filter_map(|(i, l)| {
-            let j = right.iter().position(|r| r.1.is_some() && r.0 == l.0)?;
-            Some((i, j))
-        })
-        .collect();
-    let side = |items: &[(String, Option<usize>, f64, &'static str)],
-                x: f64,
-                end: f64,
-                others: &[ragtrace_core::runs::OnlyOneSide],
-                mark: &'static str| {
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, (doc, rank, quality, status))| {
-                let alone = rank.is_some() && only(doc, others);
-                let label = [rank.map_or("–".to_owned(), |r| r.to_string()), ". ".to_owned(), doc.clone()].concat();
-                let right_text = [
-                    if alone { mark } else { "" },
-                    "q ",
-                    &number(*quality),
-                    " · ",
-                    status,
-                ]
-                .concat();
-                view! {
-                    <g class=["pair-block status-", status].concat() class:only=alone data-doc=doc.clone()>
-                        <text x=x.to_string() y=y(i).to_string()>{label}</text>
-                        <text x=end.to_string() y=y(i).to_string() text-anchor="end">{right_text}</text>
-                    </g>
-                }
-            })
-            .collect_view()
+    let first_in_b = |doc: &str| {
+        tb.blocks()
+            .position(|b| b.accepted_rank.is_some() && *b.candidate.doc_id == *doc)
     };
-    let left_view = side(&left, 4.0, LEFT_END, &detail.only_in_a, "only A · ");
-    let right_view = side(&right, RIGHT, WIDTH - 4.0, &detail.only_in_b, "only B · ");
-    let lines = links
-        .iter()
-        .map(|&(i, j)| {
-            view! {
-                <line
-                    class="pair-link"
-                    x1=(LEFT_END + 6.0).to_string()
-                    y1=(y(i) - 5.0).to_string()
-                    x2=(RIGHT - 6.0).to_string()
-                    y2=(y(j) - 5.0).to_string()
-                ></line>
-            }
-        })
-        .collect_view();
-    let rbo = p.rbo.map(|r| {
-        [
-            number(r.ext),
-            " (bounds ".to_owned(),
-            number(r.min),
-            "–".to_owned(),
-            number(r.min + r.residual),
-            ")".to_owned(),
-        ]
-        .concat()
-    });
+    let mut parts: Vec<Option<Element>> = Vec::new();
+    for (label, x) in [("run A", 4.0), ("run B", RIGHT)] {
+        let head = dom::svg(
+            "text",
+            &[
+                ("class", "pair-head"),
+                ("x", &x.to_string()),
+                ("y", &(LINE * 0.8).to_string()),
+            ],
+        );
+        if let Some(head) = &head {
+            head.set_text_content(Some(label));
+        }
+        parts.push(head);
+    }
+    for (i, b) in ta
+        .blocks()
+        .enumerate()
+        .filter(|(_, b)| b.accepted_rank.is_some())
+    {
+        if let Some(j) = first_in_b(&b.candidate.doc_id) {
+            parts.push(dom::svg(
+                "line",
+                &[
+                    ("class", "pair-link"),
+                    ("x1", &(LEFT_END + 6.0).to_string()),
+                    ("y1", &(y(i) - 5.0).to_string()),
+                    ("x2", &(RIGHT - 6.0).to_string()),
+                    ("y2", &(y(j) - 5.0).to_string()),
+                ],
+            ));
+        }
+    }
+    side(
+        ta,
+        4.0,
+        LEFT_END,
+        &detail.only_in_a,
+        "only A · ",
+        &mut parts,
+    );
+    side(
+        tb,
+        RIGHT,
+        WIDTH - 4.0,
+        &detail.only_in_b,
+        "only B · ",
+        &mut parts,
+    );
+    let view_box = ["0 0 ", &WIDTH.to_string(), " ", &height].concat();
+    let mut drawing = dom::svg(
+        "svg",
+        &[
+            ("class", "pair-drawing"),
+            ("viewBox", &view_box),
+            ("role", "img"),
+            (
+                "aria-label",
+                "Run A's blocks on the left, run B's on the right; lines join the same document",
+            ),
+        ],
+    )?;
+    for part in parts {
+        drawing = dom::add(drawing, part);
+    }
+
+    let rbo = p.rbo.map_or_else(
+        || "—".to_owned(),
+        |r| {
+            [
+                number(r.ext),
+                " (bounds ".to_owned(),
+                number(r.min),
+                "–".to_owned(),
+                number(r.min + r.residual),
+                ")".to_owned(),
+            ]
+            .concat()
+        },
+    );
     let facts = [
         (
             "level",
@@ -327,7 +392,7 @@ fn SideBySide(
         ("overlap@k (docs)", optional_number(p.overlap_docs)),
         ("overlap@k (evidence keys)", optional_number(p.overlap_keys)),
         ("Jaccard", optional_number(p.jaccard)),
-        ("RBO", rbo.unwrap_or_else(|| "—".to_owned())),
+        ("RBO", rbo),
         ("Kendall τ-b", optional_number(p.kendall_tau_b)),
         (
             "only in A / only in B",
@@ -339,44 +404,54 @@ fn SideBySide(
             .concat(),
         ),
     ];
-    let differences = detail
-        .config_differences
-        .iter()
-        .map(|d| view! { <li><code>{d.key.clone()}</code> ": A " {d.a.to_string()} ", B " {d.b.to_string()}</li> })
-        .collect_view();
-    view! {
-        <section class="panel compare-pair" id="compare-pair" aria-labelledby="compare-pair-title">
-            <div class="panel-title-row">
-                <h2 id="compare-pair-title">
-                    {detail.query.clone().unwrap_or_else(|| detail.name_a.clone())}
-                </h2>
-                <button type="button" class="quiet" on:click=move |_| compare.open_pair.set(None)>"Close"</button>
-            </div>
-            <p class="hint">
-                "A: " <code>{detail.name_a.clone()}</code> " · B: " <code>{detail.name_b.clone()}</code>
-                {detail.case_id.clone().map(|c| view! { " · case " <code>{c}</code> })}
-            </p>
-            <dl class="pair-facts" id="compare-pair-facts">
-                {facts.into_iter().map(|(k, v)| view! { <div data-fact=k><dt>{k}</dt><dd>{v}</dd></div> }).collect_view()}
-            </dl>
-            {(!detail.config_differences.is_empty()).then(|| view! {
-                <div class="finding finding-warning" id="compare-pair-settings">
-                    "The two traces ran with different settings (their own options):"
-                    <ul>{differences}</ul>
-                </div>
-            })}
-            <svg
-                class="pair-drawing"
-                viewBox=["0 0 ".to_owned(), WIDTH.to_string(), " ".to_owned(), height.to_string()].concat()
-                role="img"
-                aria-label="Run A's blocks on the left, run B's on the right; lines join the same document"
-            >
-                <text class="pair-head" x="4" y=(LINE * 0.8).to_string()>"run A"</text>
-                <text class="pair-head" x=RIGHT.to_string() y=(LINE * 0.8).to_string()>"run B"</text>
-                {lines}
-                {left_view}
-                {right_view}
-            </svg>
-        </section>
+    let mut list = dom::el("dl", "pair-facts", "")?;
+    dom::set(&list, "id", "compare-pair-facts");
+    for (name, value) in facts {
+        let item = dom::el("div", "", "")?;
+        dom::set(&item, "data-fact", name);
+        list = dom::add(
+            list,
+            Some(dom::add(
+                dom::add(item, dom::el("dt", "", name)),
+                dom::el("dd", "", &value),
+            )),
+        );
     }
+    let title = detail
+        .query
+        .clone()
+        .unwrap_or_else(|| detail.name_a.clone());
+    let mut names = ["A: ", &detail.name_a, " · B: ", &detail.name_b].concat();
+    if let Some(case) = &detail.case_id {
+        names = [names.as_str(), " · case ", case].concat();
+    }
+    let mut out = dom::add(
+        dom::add(
+            dom::add(dom::el("div", "", "")?, dom::el("h2", "", &title)),
+            dom::el("p", "hint", &names),
+        ),
+        Some(list),
+    );
+    if !detail.config_differences.is_empty() {
+        let mut warning = dom::el(
+            "div",
+            "finding finding-warning",
+            "The two traces ran with different settings (their own options): ",
+        )?;
+        dom::set(&warning, "id", "compare-pair-settings");
+        for d in &detail.config_differences {
+            let text = [
+                d.key.as_str(),
+                ": A ",
+                &d.a.to_string(),
+                ", B ",
+                &d.b.to_string(),
+                "; ",
+            ]
+            .concat();
+            warning = dom::add(warning, dom::el("code", "", &text));
+        }
+        out = dom::add(out, Some(warning));
+    }
+    Some(dom::add(out, Some(drawing)))
 }

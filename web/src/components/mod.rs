@@ -10,6 +10,7 @@ pub(crate) mod block_table;
 pub(crate) mod compare;
 pub(crate) mod compare_pair;
 pub(crate) mod distribution;
+pub(crate) mod dom;
 pub(crate) mod error_panel;
 pub(crate) mod file_list;
 pub(crate) mod finding;
