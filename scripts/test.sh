@@ -21,8 +21,10 @@ step "wasm32 clippy (-D warnings)"
 # The same lints on both routes: rustup's clippy, or Debian's rust-web-clippy
 # wired into the linked toolchain by scripts/setup.sh. Benchmarks are native
 # only (criterion does not build for wasm32).
-with_wasm_toolchain cargo clippy --workspace --lib --bins --tests --features ragtrace-web/bench \
-  --target wasm32-unknown-unknown --quiet -- -D warnings
+with_wasm_toolchain cargo clippy --workspace --lib --bins --tests \
+  --features ragtrace-web/bench,ragtrace-web/compare-tab --target wasm32-unknown-unknown --quiet -- -D warnings
+# The page as the site builds it (without the features above).
+with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-unknown --quiet -- -D warnings
 
 step "native tests"
 cargo test --workspace --all-features
@@ -32,10 +34,11 @@ if [ -n "${RAGTRACE_BROWSERS:-}" ]; then
   read -r -a browsers <<<"$RAGTRACE_BROWSERS"
 fi
 # The core has no browser tests of its own: the JS API's (js) run it in wasm.
-for crate in js web; do
-  step "browser tests: $crate (${browsers[*]})"
-  with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" "$crate"
-done
+step "browser tests: js (${browsers[*]})"
+with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" js
+# The page's tests include the Compare tab, which the site build leaves out (web/Cargo.toml).
+step "browser tests: web (${browsers[*]})"
+with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" web --features compare-tab
 
 step "TypeScript declarations of the JS package (tsc)"
 bash scripts/check-types.sh

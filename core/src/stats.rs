@@ -464,7 +464,20 @@ pub fn holm(p_values: &[f64]) -> Vec<f64> {
     let m = p_values.len();
     let clean = |p: f64| if p.is_nan() { 1.0 } else { p };
     let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&i, &j| clean(p_values[i]).total_cmp(&clean(p_values[j])));
+    // An insertion sort: m is a handful (the five metrics), and a general sort would
+    // add a few KB to the page's wasm. Tied p-values receive the same adjusted value,
+    // so their order does not matter.
+    for i in 1..m {
+        let mut j = i;
+        while j > 0
+            && clean(p_values[order[j - 1]])
+                .total_cmp(&clean(p_values[order[j]]))
+                .is_gt()
+        {
+            order.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let mut adjusted = vec![1.0; m];
     let mut running: f64 = 0.0;
     for (rank, &i) in order.iter().enumerate() {

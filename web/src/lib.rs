@@ -24,12 +24,21 @@ use state::{AppState, View};
 
 #[component]
 pub fn App() -> impl IntoView {
-    let restored = persist::restore();
+    #[cfg_attr(not(feature = "compare-tab"), allow(unused_mut))]
+    let mut restored = persist::restore();
+    #[cfg(feature = "compare-tab")]
+    let compare_hash = std::mem::take(&mut restored.hash.compare);
     let state = AppState::new(restored.documents, restored.paste, restored.settings);
     persist::apply_hash(state, restored.hash);
     provide_context(state);
     let golden = state::golden::GoldenState::new(state, restored.cases);
     provide_context(golden);
+    #[cfg(feature = "compare-tab")]
+    {
+        let compare = state::compare::CompareState::new(state, golden);
+        provide_context(compare);
+        compare.apply_hash(state, golden, &compare_hash);
+    }
     persist::keep_in_sync(state);
     persist::keep_cases_in_sync(state, golden);
     accept_dropped_files(state);
@@ -184,9 +193,33 @@ fn ViewTabs() -> impl IntoView {
             >
                 "Golden"
             </button>
+            <CompareTabButton/>
         </nav>
     }
 }
+
+/// The Compare tab is built only with the `compare-tab` feature (see web/README.md:
+/// with it the site's wasm is over its size budget).
+#[cfg(feature = "compare-tab")]
+#[component]
+fn CompareTabButton() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <button
+            type="button"
+            class="tab"
+            id="tab-compare"
+            aria-pressed=move || (state.shown_view.get() == View::Compare).to_string()
+            on:click=move |_| state.view.set(View::Compare)
+        >
+            "Compare"
+        </button>
+    }
+}
+
+#[cfg(not(feature = "compare-tab"))]
+#[component]
+fn CompareTabButton() -> impl IntoView {}
 
 #[component]
 fn MainView() -> impl IntoView {
@@ -201,6 +234,8 @@ fn MainView() -> impl IntoView {
                 {move || match state.shown_view.get() {
                     View::Trace(index) => view! { <TraceView index=index/> }.into_any(),
                     View::Golden => view! { <components::golden::GoldenView/> }.into_any(),
+                    #[cfg(feature = "compare-tab")]
+                    View::Compare => view! { <components::compare::CompareView/> }.into_any(),
                     _ => view! { <BatchView/> }.into_any(),
                 }}
             </Show>

@@ -106,3 +106,25 @@ pub fn generated_cases() -> Arc<str> {
 
 /// The source name the generated cases are reported under.
 pub const GENERATED_CASES_SOURCE: &str = "generated-500-cases.json";
+
+/// The built-in paired runs: (dense run, hybrid run, cases), generated once per page.
+pub fn paired_sample() -> &'static (Arc<str>, Arc<str>, String) {
+    static TEXT: OnceLock<(Arc<str>, Arc<str>, String)> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let (dense, hybrid, cases) = ragtrace_core::testdata::generate_paired_runs(
+            PAIRED_QUERIES,
+            PAIRED_CANDIDATES,
+            PAIRED_SEED,
+        );
+        (Arc::from(dense), Arc::from(hybrid), cases)
+    })
+}
+
+/// Size and seed of the paired sample: 120 queries (108 in both runs), 10 candidates each.
+pub const PAIRED_QUERIES: usize = 120;
+pub const PAIRED_CANDIDATES: usize = 10;
+pub const PAIRED_SEED: u64 = 9;
+/// The source names the paired sample's runs and cases are read under.
+pub const PAIRED_DENSE_SOURCE: &str = "paired-dense.json";
+pub const PAIRED_HYBRID_SOURCE: &str = "paired-hybrid.json";
+pub const PAIRED_CASES_SOURCE: &str = "paired-cases.json";

@@ -733,9 +733,15 @@ pub fn compare_paired(
             Some(compare_pair(ta, tb, link, ids, options, &mut scratch))
         })
         .collect();
-    let mut mode_pairs: Vec<ModePair> = pairs.iter().map(|p| p.mode_pair).collect();
-    mode_pairs.sort();
-    mode_pairs.dedup();
+    // At most sixteen mode pairs (four modes a side): collected and insertion-sorted by
+    // hand, as a general sort would add a few KB to the page's wasm.
+    let mut mode_pairs: Vec<ModePair> = Vec::new();
+    for p in &pairs {
+        if !mode_pairs.contains(&p.mode_pair) {
+            let at = mode_pairs.partition_point(|m| *m < p.mode_pair);
+            mode_pairs.insert(at, p.mode_pair);
+        }
+    }
     let mut groups = vec![group_summary("all".to_owned(), pairs.iter())];
     for mode_pair in mode_pairs {
         groups.push(group_summary(

@@ -19,6 +19,8 @@ pub(crate) struct HashState {
     pub baseline: Option<Settings>,
     pub view: Option<View>,
     pub list: ListControls,
+    /// The Compare tab's `cmp.` parts (key without the prefix, decoded value).
+    pub compare: Vec<(String, String)>,
 }
 
 fn level_key(level: Level) -> &'static str {
@@ -77,6 +79,7 @@ pub(crate) fn encode_hash(
         View::Batch => parts.push("view=batch".to_owned()),
         View::Trace(index) => parts.push(format!("trace={}", index + 1)),
         View::Golden => parts.push("view=golden".to_owned()),
+        View::Compare => parts.push("view=compare".to_owned()),
     }
     if let Some(level) = list.level {
         parts.push(format!("level={}", level_key(level)));
@@ -106,6 +109,10 @@ pub(crate) fn decode_hash(hash: &str) -> HashState {
     for part in hash.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = part.split_once('=').unwrap_or((part, ""));
         let value = decode(value);
+        if let Some(key) = key.strip_prefix("cmp.") {
+            state.compare.push((key.to_owned(), value));
+            continue;
+        }
         if let Some(key) = key.strip_prefix("pin.") {
             pinned |= baseline.set(key, &value).is_ok();
             continue;
@@ -119,6 +126,7 @@ pub(crate) fn decode_hash(hash: &str) -> HashState {
             }
             "view" if value == "batch" => state.view = Some(View::Batch),
             "view" if value == "golden" => state.view = Some(View::Golden),
+            "view" if value == "compare" => state.view = Some(View::Compare),
             "level" => state.list.level = Level::parse(&value),
             "mode" => {
                 state.list.mode = match value.as_str() {
@@ -152,7 +160,7 @@ pub(crate) fn decode_hash(hash: &str) -> HashState {
 
 /// Percent-encodes everything but unreserved characters (values are numbers
 /// and names, so this rarely changes anything; it keeps `&`, `=` and `#` out).
-fn encode(value: &str) -> String {
+pub(crate) fn encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for byte in value.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {

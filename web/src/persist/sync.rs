@@ -7,6 +7,8 @@ use super::storage::{
     PASTE_KEY, SETTINGS_KEY,
 };
 use crate::samples::Sample;
+#[cfg(feature = "compare-tab")]
+use crate::state::compare::CompareState;
 use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::state::{opening_document, AppState, Document, Origin, View};
 use leptos::prelude::*;
@@ -84,9 +86,12 @@ pub(crate) fn restore() -> Restored {
 /// Keeps the hash and localStorage in step with the state, and follows a hash
 /// the user edits by hand.
 pub(crate) fn keep_in_sync(state: AppState) {
+    #[cfg(feature = "compare-tab")]
+    let (compare, golden) = (use_context::<CompareState>(), use_context::<GoldenState>());
     // The hash: replaced, not pushed, so moving a slider does not flood the history.
     Effect::new(move |_| {
-        let hash = state.settings.with(|settings| {
+        #[cfg_attr(not(feature = "compare-tab"), allow(unused_mut))]
+        let mut hash = state.settings.with(|settings| {
             state.baseline.with(|baseline| {
                 encode_hash(
                     settings,
@@ -96,6 +101,13 @@ pub(crate) fn keep_in_sync(state: AppState) {
                 )
             })
         });
+        #[cfg(feature = "compare-tab")]
+        for part in compare.iter().flat_map(CompareState::hash_parts) {
+            if !hash.is_empty() {
+                hash.push('&');
+            }
+            hash.push_str(&part);
+        }
         let Some(window) = web_sys::window() else {
             return;
         };
@@ -161,7 +173,12 @@ pub(crate) fn keep_in_sync(state: AppState) {
         save_within_limit(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
     });
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {
-        let hash = decode_hash(&current_hash());
+        #[cfg_attr(not(feature = "compare-tab"), allow(unused_mut))]
+        let mut hash = decode_hash(&current_hash());
+        #[cfg(feature = "compare-tab")]
+        if let (Some(compare), Some(golden)) = (compare, golden) {
+            compare.apply_hash(state, golden, &std::mem::take(&mut hash.compare));
+        }
         apply_hash(state, hash);
     });
     // The listener lives as long as the page (or the test's mounted app).

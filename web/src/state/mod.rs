@@ -6,6 +6,8 @@
 //! documents change, `ragtrace_core::analyze` only when the parsed batch or the
 //! knobs change. Every number the page shows comes out of those memos.
 
+#[cfg(feature = "compare-tab")]
+pub(crate) mod compare;
 pub(crate) mod golden;
 
 use crate::samples::Sample;
@@ -84,6 +86,8 @@ pub enum View {
     Trace(usize),
     /// The golden evaluation of a cases file against the current analysis.
     Golden,
+    /// Run A (the loaded batch) against run B.
+    Compare,
 }
 
 /// Trace-list filter on the canonical mode.

@@ -1,0 +1,457 @@
+//! The Compare tab's pair table (virtualised like the trace list) and the side-by-side
+//! view of one pair: the two traces' blocks with lines joining the same document.
+
+use crate::components::compare::PairSortHeader;
+use crate::components::dom;
+use crate::components::trace_list::ROW_HEIGHT;
+use crate::format::{level_class, number, optional_number};
+use crate::state::compare::{visible_pairs, CompareState, PairSort};
+use crate::state::Shared;
+use leptos::prelude::*;
+use ragtrace_core::runs::{pair_detail, OnlyOneSide, PairComparison, PairDetail};
+use ragtrace_core::TraceAnalysis;
+use web_sys::Element;
+
+/// Rows that fit in the scroll container (as the trace list's).
+const VIEWPORT_ROWS: i32 = 16;
+const OVERSCAN: i32 = 6;
+
+/// `PRECISE → NO_MATCH` as two badges.
+fn levels(pair: &PairComparison) -> impl IntoView {
+    let (a, b) = (pair.level_a.as_str(), pair.level_b.as_str());
+    view! {
+        <span class=level_class(a)>{a}</span>
+        " → "
+        <span class=level_class(b)>{b}</span>
+    }
+}
+
+fn query_of(t: &TraceAnalysis) -> String {
+    match t.trace.query.as_deref() {
+        Some(query) => query.to_owned(),
+        None => t.name().into_owned(),
+    }
+}
+
+#[component]
+pub(crate) fn PairTable() -> impl IntoView {
+    let compare = expect_context::<CompareState>();
+    // Compared by content: a knob that leaves the filtered, ordered list as it was
+    // keeps the rows' window where it is.
+    let rows = Memo::new(move |previous: Option<&Shared<Vec<usize>>>| {
+        let rows = compare.comparison.with(|c| {
+            c.as_ref()
+                .map(|c| compare.controls.with(|ctl| visible_pairs(c, ctl)))
+                .unwrap_or_default()
+        });
+        match previous {
+            Some(previous) if **previous == rows => previous.clone(),
+            _ => Shared::new(rows),
+        }
+    });
+    let scroll_top = RwSignal::new(0i32);
+    let window = move || {
+        let len = rows.with(|r| r.len()) as i32;
+        let first = (scroll_top.get() / ROW_HEIGHT - OVERSCAN).clamp(0, len);
+        (first, (first + VIEWPORT_ROWS + 2 * OVERSCAN).min(len))
+    };
+    let total = move || {
+        compare
+            .comparison
+            .with(|c| c.as_ref().map_or(0, |c| c.pairs.len()))
+    };
+    let set = move |f: fn(&mut crate::state::compare::PairControls, bool), on: bool| {
+        compare.controls.update(|c| f(c, on))
+    };
+    view! {
+        <section class="panel compare-pairs" aria-labelledby="compare-pairs-title">
+            <div class="panel-title-row">
+                <h2 id="compare-pairs-title">"Queries"</h2>
+                <span class="hint" id="compare-pair-count">
+                    {move || [rows.with(|r| r.len()).to_string(), " of ".to_owned(), total().to_string()].concat()}
+                </span>
+            </div>
+            <div class="filters">
+                <label class="check">
+                    <input
+                        id="compare-regressions"
+                        type="checkbox"
+                        prop:checked=move || compare.controls.with(|c| c.regressions_only)
+                        on:change=move |ev| set(|c, on| c.regressions_only = on, event_target_checked(&ev))
+                    />
+                    "regressions only (level worse in B)"
+                </label>
+                <label class="check">
+                    <input
+                        id="compare-lost"
+                        type="checkbox"
+                        prop:checked=move || compare.controls.with(|c| c.lost_only)
+                        on:change=move |ev| set(|c, on| c.lost_only = on, event_target_checked(&ev))
+                    />
+                    "B lost all of A's documents"
+                </label>
+            </div>
+            <div class="vtable ptable" role="table" aria-label="Pairs">
+                <div role="rowgroup" class="vtable-head">
+                    <div role="row" class="trow head">
+                        <PairSortHeader sort=PairSort::Order label="#"/>
+                        <div role="columnheader" class="tcell">"query"</div>
+                        <div role="columnheader" class="tcell">"modes"</div>
+                        <PairSortHeader sort=PairSort::LevelChange label="level A → B"/>
+                        <PairSortHeader sort=PairSort::QualityChange label="top quality A → B"/>
+                        <PairSortHeader sort=PairSort::Overlap label="overlap@k"/>
+                        <PairSortHeader sort=PairSort::Rbo label="RBO"/>
+                        <div role="columnheader" class="tcell">"τ-b"</div>
+                        <div role="columnheader" class="tcell">"notes"</div>
+                    </div>
+                </div>
+                <div
+                    class="vtable-viewport"
+                    tabindex="0"
+                    aria-label="Pair rows, scrollable"
+                    on:scroll=move |ev| {
+                        let el: web_sys::Element = event_target(&ev);
+                        scroll_top.set(el.scroll_top());
+                    }
+                >
+                    <div
+                        class="vtable-spacer"
+                        role="rowgroup"
+                        style:height=move || [(rows.with(|r| r.len()) as i32 * ROW_HEIGHT).to_string(), "px".to_owned()].concat()
+                    >
+                        <div
+                            class="vtable-window"
+                            style:transform=move || ["translateY(".to_owned(), (window().0 * ROW_HEIGHT).to_string(), "px)".to_owned()].concat()
+                        >
+                            {move || {
+                                let (first, last) = window();
+                                let rows = rows.get();
+                                let comparison = compare.comparison.get();
+                                compare.runs.with(|runs| {
+                                    let (Some((a, _)), Some(c), Some(slice)) =
+                                        (runs, comparison, rows.get(first as usize..last as usize))
+                                    else {
+                                        return Vec::new();
+                                    };
+                                    slice
+                                        .iter()
+                                        .filter_map(|&i| {
+                                            let pair = c.pairs.get(i)?;
+                                            Some(pair_row(compare, i, pair, a.traces.get(pair.a)?))
+                                        })
+                                        .collect::<Vec<_>>()
+                                })
+                            }}
+                        </div>
+                    </div>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+fn pair_row(
+    compare: CompareState,
+    index: usize,
+    pair: &PairComparison,
+    a: &TraceAnalysis,
+) -> AnyView {
+    let quality = [
+        optional_number(pair.top_quality_a),
+        " → ".to_owned(),
+        optional_number(pair.top_quality_b),
+    ]
+    .concat();
+    let notes = [
+        pair.b_kept_none.then_some("B lost A's docs"),
+        pair.config_differs.then_some("settings differ"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ");
+    view! {
+        <div
+            role="row"
+            class="trow"
+            class:differs=pair.level_worsened()
+            class:open=move || compare.open_pair.get() == Some(index)
+            data-pair=index.to_string()
+            on:click=move |_| compare.open_pair.set(Some(index))
+        >
+            <div role="cell" class="tcell num">{index + 1}</div>
+            <div role="cell" class="tcell name">
+                <button type="button" class="link">{query_of(a)}</button>
+            </div>
+            <div role="cell" class="tcell">{pair.mode_pair.label()}</div>
+            <div role="cell" class="tcell" data-col="levels">{levels(pair)}</div>
+            <div role="cell" class="tcell num" data-col="quality">{quality}</div>
+            <div role="cell" class="tcell num" data-col="overlap">{optional_number(pair.overlap_docs)}</div>
+            <div role="cell" class="tcell num" data-col="rbo">{optional_number(pair.rbo.map(|r| r.ext))}</div>
+            <div role="cell" class="tcell num" data-col="tau">{optional_number(pair.kendall_tau_b)}</div>
+            <div role="cell" class="tcell gates" data-col="notes">{notes}</div>
+        </div>
+    }
+    .into_any()
+}
+
+/// Height of one block's line in the side-by-side drawing (SVG user units).
+const LINE: f64 = 22.0;
+/// The drawing's width and where the right-hand list starts.
+const WIDTH: f64 = 800.0;
+const RIGHT: f64 = 480.0;
+const LEFT_END: f64 = 320.0;
+
+/// The side-by-side view of the open pair.
+#[component]
+pub(crate) fn PairView() -> impl IntoView {
+    let compare = expect_context::<CompareState>();
+    let build = move || {
+        let index = compare.open_pair.get()?;
+        let comparison = compare.comparison.get()?;
+        let pair = comparison.pairs.get(index)?;
+        compare.runs.with(|runs| {
+            let (a, b) = runs.as_ref()?;
+            side_by_side(
+                &pair_detail(a, b, pair)?,
+                a.traces.get(pair.a)?,
+                b.traces.get(pair.b)?,
+            )
+        })
+    };
+    view! {
+        <Show when=move || compare.open_pair.with(Option::is_some)>
+            <section class="panel compare-pair" id="compare-pair" aria-label="One pair side by side">
+                <button type="button" class="quiet close" on:click=move |_| compare.open_pair.set(None)>
+                    "Close"
+                </button>
+                {dom::host("pair-detail", build)}
+            </section>
+        </Show>
+    }
+}
+
+/// One side's blocks in processing order: text at `x`, quality and status ending at
+/// `end`; the documents only this side accepted are marked.
+fn side(
+    t: &TraceAnalysis,
+    x: f64,
+    end: f64,
+    only: &[OnlyOneSide],
+    mark: &str,
+    into: &mut Vec<Option<Element>>,
+) {
+    for (i, b) in t.blocks().enumerate() {
+        let doc = &*b.candidate.doc_id;
+        let alone = b.accepted_rank.is_some() && only.iter().any(|o| o.doc_id == doc);
+        let y = y(i).to_string();
+        let label = [
+            b.accepted_rank.map_or("–".to_owned(), |r| r.to_string()),
+            ". ".to_owned(),
+            doc.to_owned(),
+        ]
+        .concat();
+        let fate = [
+            if alone { mark } else { "" },
+            "q ",
+            &number(b.quality_score),
+            " · ",
+            b.status.as_str(),
+        ]
+        .concat();
+        let class = [
+            "pair-block status-",
+            b.status.as_str(),
+            if alone { " only" } else { "" },
+        ]
+        .concat();
+        let mut g = dom::svg("g", &[("class", &class), ("data-doc", doc)]);
+        for (text, at, anchor) in [(label, x, "start"), (fate, end, "end")] {
+            let t = dom::svg(
+                "text",
+                &[("x", &at.to_string()), ("y", &y), ("text-anchor", anchor)],
+            );
+            if let Some(t) = &t {
+                t.set_text_content(Some(&text));
+            }
+            g = g.map(|g| dom::add(g, t));
+        }
+        into.push(g);
+    }
+}
+
+fn y(i: usize) -> f64 {
+    (i as f64 + 1.5) * LINE
+}
+
+fn side_by_side(detail: &PairDetail, ta: &TraceAnalysis, tb: &TraceAnalysis) -> Option<Element> {
+    let p = detail.numbers;
+    let rows = ta.blocks().count().max(tb.blocks().count()).max(1);
+    let height = ((rows as f64 + 1.0) * LINE).to_string();
+    // A line from each accepted block of A to the first accepted block of the same
+    // document in B.
+    let first_in_b = |doc: &str| {
+        tb.blocks()
+            .position(|b| b.accepted_rank.is_some() && *b.candidate.doc_id == *doc)
+    };
+    let mut parts: Vec<Option<Element>> = Vec::new();
+    for (label, x) in [("run A", 4.0), ("run B", RIGHT)] {
+        let head = dom::svg(
+            "text",
+            &[
+                ("class", "pair-head"),
+                ("x", &x.to_string()),
+                ("y", &(LINE * 0.8).to_string()),
+            ],
+        );
+        if let Some(head) = &head {
+            head.set_text_content(Some(label));
+        }
+        parts.push(head);
+    }
+    for (i, b) in ta
+        .blocks()
+        .enumerate()
+        .filter(|(_, b)| b.accepted_rank.is_some())
+    {
+        if let Some(j) = first_in_b(&b.candidate.doc_id) {
+            parts.push(dom::svg(
+                "line",
+                &[
+                    ("class", "pair-link"),
+                    ("x1", &(LEFT_END + 6.0).to_string()),
+                    ("y1", &(y(i) - 5.0).to_string()),
+                    ("x2", &(RIGHT - 6.0).to_string()),
+                    ("y2", &(y(j) - 5.0).to_string()),
+                ],
+            ));
+        }
+    }
+    side(
+        ta,
+        4.0,
+        LEFT_END,
+        &detail.only_in_a,
+        "only A · ",
+        &mut parts,
+    );
+    side(
+        tb,
+        RIGHT,
+        WIDTH - 4.0,
+        &detail.only_in_b,
+        "only B · ",
+        &mut parts,
+    );
+    let view_box = ["0 0 ", &WIDTH.to_string(), " ", &height].concat();
+    let mut drawing = dom::svg(
+        "svg",
+        &[
+            ("class", "pair-drawing"),
+            ("viewBox", &view_box),
+            ("role", "img"),
+            (
+                "aria-label",
+                "Run A's blocks on the left, run B's on the right; lines join the same document",
+            ),
+        ],
+    )?;
+    for part in parts {
+        drawing = dom::add(drawing, part);
+    }
+
+    let rbo = p.rbo.map_or_else(
+        || "—".to_owned(),
+        |r| {
+            [
+                number(r.ext),
+                " (bounds ".to_owned(),
+                number(r.min),
+                "–".to_owned(),
+                number(r.min + r.residual),
+                ")".to_owned(),
+            ]
+            .concat()
+        },
+    );
+    let facts = [
+        (
+            "level",
+            [p.level_a.as_str(), " → ", p.level_b.as_str()].concat(),
+        ),
+        (
+            "top quality",
+            [
+                optional_number(p.top_quality_a),
+                " → ".to_owned(),
+                optional_number(p.top_quality_b),
+            ]
+            .concat(),
+        ),
+        ("k", p.k.to_string()),
+        ("overlap@k (docs)", optional_number(p.overlap_docs)),
+        ("overlap@k (evidence keys)", optional_number(p.overlap_keys)),
+        ("Jaccard", optional_number(p.jaccard)),
+        ("RBO", rbo),
+        ("Kendall τ-b", optional_number(p.kendall_tau_b)),
+        (
+            "only in A / only in B",
+            [
+                detail.only_in_a.len().to_string(),
+                " / ".to_owned(),
+                detail.only_in_b.len().to_string(),
+            ]
+            .concat(),
+        ),
+    ];
+    let mut list = dom::el("dl", "pair-facts", "")?;
+    dom::set(&list, "id", "compare-pair-facts");
+    for (name, value) in facts {
+        let item = dom::el("div", "", "")?;
+        dom::set(&item, "data-fact", name);
+        list = dom::add(
+            list,
+            Some(dom::add(
+                dom::add(item, dom::el("dt", "", name)),
+                dom::el("dd", "", &value),
+            )),
+        );
+    }
+    let title = detail
+        .query
+        .clone()
+        .unwrap_or_else(|| detail.name_a.clone());
+    let mut names = ["A: ", &detail.name_a, " · B: ", &detail.name_b].concat();
+    if let Some(case) = &detail.case_id {
+        names = [names.as_str(), " · case ", case].concat();
+    }
+    let mut out = dom::add(
+        dom::add(
+            dom::add(dom::el("div", "", "")?, dom::el("h2", "", &title)),
+            dom::el("p", "hint", &names),
+        ),
+        Some(list),
+    );
+    if !detail.config_differences.is_empty() {
+        let mut warning = dom::el(
+            "div",
+            "finding finding-warning",
+            "The two traces ran with different settings (their own options): ",
+        )?;
+        dom::set(&warning, "id", "compare-pair-settings");
+        for d in &detail.config_differences {
+            let text = [
+                d.key.as_str(),
+                ": A ",
+                &d.a.to_string(),
+                ", B ",
+                &d.b.to_string(),
+                "; ",
+            ]
+            .concat();
+            warning = dom::add(warning, dom::el("code", "", &text));
+        }
+        out = dom::add(out, Some(warning));
+    }
+    Some(dom::add(out, Some(drawing)))
+}

@@ -1,0 +1,451 @@
+//! The Compare tab's state: where run B comes from, the two runs analysed under the
+//! knobs, the core's comparison and golden deltas, and the pair table's controls.
+//!
+//! Run A is the loaded batch (`AppState::analysis`, already computed for the other
+//! tabs); run B is parsed once when it is loaded and analysed under the same knobs on
+//! every change. Splitting the batch instead makes its dense traces run A and its hybrid
+//! traces run B (the split is a memo of the batch, redone only when the batch changes).
+//! The significance tests are the slow part: they run after the next paint and are
+//! `None` ("pending") until then, so no knob waits for them.
+
+use super::golden::GoldenState;
+use super::{AppState, Shared, View};
+use crate::samples::{
+    paired_sample, PAIRED_CASES_SOURCE, PAIRED_DENSE_SOURCE, PAIRED_HYBRID_SOURCE,
+};
+use leptos::prelude::*;
+use ragtrace_core::golden::evaluate_analysis;
+use ragtrace_core::input::parse_documents;
+use ragtrace_core::label::CanonicalLabel;
+use ragtrace_core::runs::golden_delta::{
+    add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions,
+};
+use ragtrace_core::runs::{
+    compare_paired, pair_runs, CompareOptions, PairComparison, Pairing, RunComparison,
+};
+use ragtrace_core::{analyze, Analysis, ParsedBatch};
+use std::sync::Arc;
+
+/// Where run B comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum RunB {
+    None,
+    /// The loaded batch's dense traces are run A, its hybrid traces run B.
+    Split,
+    /// The hybrid half of the built-in paired sample.
+    Sample,
+    /// Pasted text, picked or dropped files: (source name, text).
+    Documents(Vec<(String, Arc<str>)>),
+}
+
+/// The pair table's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PairSort {
+    /// Run A's order.
+    Order,
+    Rbo,
+    Overlap,
+    /// How many levels B moved from A (worse is positive).
+    LevelChange,
+    /// B's top quality minus A's.
+    QualityChange,
+}
+
+impl PairSort {
+    pub(crate) const ALL: [PairSort; 5] = [
+        PairSort::Order,
+        PairSort::Rbo,
+        PairSort::Overlap,
+        PairSort::LevelChange,
+        PairSort::QualityChange,
+    ];
+
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            PairSort::Order => "order",
+            PairSort::Rbo => "rbo",
+            PairSort::Overlap => "overlap",
+            PairSort::LevelChange => "level",
+            PairSort::QualityChange => "quality",
+        }
+    }
+}
+
+/// The pair table's filters and order; the mode-pair filter also picks the group the
+/// matrix and the distributions show.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PairControls {
+    pub sort: PairSort,
+    pub descending: bool,
+    /// Only pairs whose level got worse from A to B.
+    pub regressions_only: bool,
+    /// Only pairs where B kept none of A's documents.
+    pub lost_only: bool,
+    /// A mode pair label such as `dense->hybrid`; `None` is every pair.
+    pub mode_pair: Option<String>,
+}
+
+impl Default for PairControls {
+    fn default() -> Self {
+        PairControls {
+            sort: PairSort::Order,
+            descending: false,
+            regressions_only: false,
+            lost_only: false,
+            mode_pair: None,
+        }
+    }
+}
+
+/// The source name of text pasted as run B.
+pub(crate) const PASTED_B_SOURCE: &str = "pasted run B";
+
+/// The run A and run B the comparison reads.
+pub(crate) type Runs = (Shared<Analysis>, Shared<Analysis>);
+
+/// Golden deltas and the same with their significance.
+pub(crate) type Tested = (Shared<GoldenComparison>, Shared<GoldenComparison>);
+
+#[derive(Clone, Copy)]
+pub(crate) struct CompareState {
+    pub run_b: RwSignal<RunB>,
+    pub rbo_p: RwSignal<f64>,
+    pub controls: RwSignal<PairControls>,
+    /// Index into `RunComparison::pairs` of the pair shown side by side.
+    pub open_pair: RwSignal<Option<usize>>,
+    /// Run B as the core read it; parsed only when run B changes.
+    pub parsed_b: Memo<Option<Shared<ParsedBatch>>>,
+    /// Which traces pair, the unpaired ones and the pairing's warnings.
+    pub pairing: Memo<Option<Shared<Pairing>>>,
+    pub runs: Memo<Option<Runs>>,
+    pub comparison: Memo<Option<Shared<RunComparison>>>,
+    /// The golden deltas without significance (fast), when cases are loaded.
+    pub golden: Memo<Option<Shared<GoldenComparison>>>,
+    /// (the golden deltas tested, the same with their significance), once computed
+    /// after a paint; pending while absent or while its first part is not `golden`.
+    pub significance: RwSignal<Option<Tested>>,
+}
+
+fn subset(batch: &ParsedBatch, mode: CanonicalLabel) -> Shared<ParsedBatch> {
+    Shared::new(ParsedBatch {
+        traces: batch
+            .traces
+            .iter()
+            .filter(|t| t.canonical_mode == Some(mode))
+            .cloned()
+            .collect(),
+        slots: batch.slots,
+        ..ParsedBatch::default()
+    })
+}
+
+impl CompareState {
+    pub(crate) fn new(state: AppState, golden: GoldenState) -> Self {
+        let run_b = RwSignal::new(RunB::None);
+        let parsed_b = Memo::new(move |_| {
+            run_b.with(|source| match source {
+                RunB::None | RunB::Split => None,
+                RunB::Sample => Some(Shared::new(parse_documents(&[(
+                    PAIRED_HYBRID_SOURCE.to_owned(),
+                    paired_sample().1.to_string(),
+                )]))),
+                RunB::Documents(docs) => {
+                    let docs: Vec<(String, String)> = docs
+                        .iter()
+                        .map(|(name, text)| (name.clone(), text.to_string()))
+                        .collect();
+                    Some(Shared::new(parse_documents(&docs)))
+                }
+            })
+        });
+        let split_batches = Memo::new(move |_| {
+            if !run_b.with(|b| *b == RunB::Split) {
+                return None;
+            }
+            state.analysed_batch.with(|batch| {
+                Some((
+                    subset(batch, CanonicalLabel::Dense),
+                    subset(batch, CanonicalLabel::Hybrid),
+                ))
+            })
+        });
+        // Which traces pair depends on the input only: redone when a batch changes.
+        let pairing = Memo::new(move |_| {
+            let pair =
+                |a: &ParsedBatch, b: &ParsedBatch| Shared::new(pair_runs(&a.traces, &b.traces));
+            match split_batches.get() {
+                Some((a, b)) => Some(pair(&a, &b)),
+                None => {
+                    let b = parsed_b.get()?;
+                    Some(state.analysed_batch.with(|a| pair(a, &b)))
+                }
+            }
+        });
+        let runs = Memo::new(move |previous: Option<&Option<Runs>>| {
+            let computed = if let Some((a, b)) = split_batches.get() {
+                state.settings.with(|s| {
+                    Some(analyze(&a, s, false).and_then(|a| Ok((a, analyze(&b, s, false)?))))
+                        .map(|r| r.map(|(a, b)| (Shared::new(a), Shared::new(b))))
+                })
+            } else {
+                parsed_b.get().and_then(|b| {
+                    let a = state.analysis.get()?;
+                    Some(
+                        state
+                            .settings
+                            .with(|s| analyze(&b, s, false))
+                            .map(|b| (a, Shared::new(b))),
+                    )
+                })
+            };
+            match computed {
+                None => None,
+                Some(Ok(runs)) => Some(runs),
+                // Invalid knobs: keep the last valid comparison, as the other tabs do.
+                Some(Err(_)) => previous.cloned().flatten(),
+            }
+        });
+        let rbo_p = RwSignal::new(CompareOptions::default().rbo_p);
+        let comparison = Memo::new(move |_| {
+            let (a, b) = runs.get()?;
+            let options = CompareOptions { rbo_p: rbo_p.get() };
+            pairing.with(|pairing| {
+                Some(Shared::new(compare_paired(
+                    &a,
+                    &b,
+                    pairing.as_ref()?,
+                    &options,
+                )))
+            })
+        });
+        let golden_comparison = Memo::new(move |_| {
+            let Some(Ok(cases)) = golden.cases.get() else {
+                return None;
+            };
+            let (a, b) = runs.get()?;
+            let (a, b) = (evaluate_analysis(&cases, &a), evaluate_analysis(&cases, &b));
+            Some(Shared::new(compare_golden(
+                &case_scores(&a),
+                &case_scores(&b),
+            )))
+        });
+        let significance = RwSignal::new(None::<Tested>);
+        Effect::new(move |_| {
+            if state.shown_view.get() != View::Compare {
+                return;
+            }
+            let Some(current) = golden_comparison.get() else {
+                return;
+            };
+            // After the paint; skipped when a newer comparison has replaced this one.
+            request_animation_frame(move || {
+                set_timeout(
+                    move || {
+                        if golden_comparison.get_untracked().as_ref() != Some(&current) {
+                            return;
+                        }
+                        let mut tested = GoldenComparison::clone(&current);
+                        add_significance(&mut tested, &SignificanceOptions::default());
+                        significance.set(Some((current, Shared::new(tested))));
+                    },
+                    std::time::Duration::ZERO,
+                )
+            });
+        });
+        CompareState {
+            run_b,
+            rbo_p,
+            controls: RwSignal::new(PairControls::default()),
+            open_pair: RwSignal::new(None),
+            parsed_b,
+            pairing,
+            runs,
+            comparison,
+            golden: golden_comparison,
+            significance,
+        }
+    }
+
+    /// Adds a document to run B (a file or a drop); it replaces a sample or a split.
+    pub(crate) fn add_document(&self, name: String, text: Arc<str>) {
+        self.run_b.update(|b| match b {
+            RunB::Documents(docs) => docs.push((name, text)),
+            other => *other = RunB::Documents(vec![(name, text)]),
+        });
+        self.open_pair.set(None);
+    }
+
+    /// Loads the built-in paired runs: dense as run A, hybrid as run B, and their cases.
+    pub(crate) fn load_sample(&self, state: AppState, golden: GoldenState) {
+        let (dense, _, cases) = paired_sample();
+        let loaded = state
+            .documents
+            .with_untracked(|docs| docs.iter().any(|d| d.name == PAIRED_DENSE_SOURCE));
+        if !loaded {
+            state.add_document(
+                PAIRED_DENSE_SOURCE.to_owned(),
+                dense.clone(),
+                crate::state::Origin::File,
+            );
+        }
+        golden.load(PAIRED_CASES_SOURCE.to_owned(), cases.clone());
+        self.run_b.set(RunB::Sample);
+        self.open_pair.set(None);
+        state.view.set(View::Compare);
+    }
+
+    /// The hash parts of this tab (`cmp.` keys), in the persist module's form.
+    pub(crate) fn hash_parts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if let Some(source) = self.run_b.with(|b| match b {
+            RunB::Split => Some("split"),
+            RunB::Sample => Some("sample"),
+            _ => None,
+        }) {
+            parts.push(["cmp.b=", source].concat());
+        }
+        let p = self.rbo_p.get();
+        if p != CompareOptions::default().rbo_p {
+            parts.push(["cmp.p=", &p.to_string()].concat());
+        }
+        self.controls.with(|c| {
+            if c.sort != PairSort::Order || c.descending {
+                let direction = if c.descending { ".desc" } else { ".asc" };
+                parts.push(["cmp.sort=", c.sort.key(), direction].concat());
+            }
+            if c.regressions_only {
+                parts.push("cmp.reg=1".to_owned());
+            }
+            if c.lost_only {
+                parts.push("cmp.lost=1".to_owned());
+            }
+            if let Some(modes) = &c.mode_pair {
+                parts.push(["cmp.modes=", &crate::persist::encode(modes)].concat());
+            }
+        });
+        if let Some(pair) = self.open_pair.get() {
+            parts.push(["cmp.pair=", &(pair + 1).to_string()].concat());
+        }
+        parts
+    }
+
+    /// Applies the `cmp.` parts of a hash (decoded values, keys without the prefix);
+    /// unreadable ones are ignored. Run B from files is not in links (traces never are).
+    pub(crate) fn apply_hash(
+        &self,
+        state: AppState,
+        golden: GoldenState,
+        parts: &[(String, String)],
+    ) {
+        let mut controls = PairControls::default();
+        let mut rbo_p = CompareOptions::default().rbo_p;
+        let mut open = None;
+        let mut source = None;
+        for (key, value) in parts {
+            match key.as_str() {
+                "b" => source = Some(value.as_str()),
+                "p" => {
+                    if let Some(p) = value.parse::<f64>().ok().filter(|p| *p > 0.0 && *p < 1.0) {
+                        rbo_p = p;
+                    }
+                }
+                "sort" => {
+                    let (name, direction) = value.split_once('.').unwrap_or((value, "asc"));
+                    if let Some(sort) = PairSort::ALL.into_iter().find(|s| s.key() == name) {
+                        controls.sort = sort;
+                        controls.descending = direction == "desc";
+                    }
+                }
+                "reg" => controls.regressions_only = value == "1",
+                "lost" => controls.lost_only = value == "1",
+                "modes" => controls.mode_pair = Some(value.clone()),
+                "pair" => {
+                    open = value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| *n >= 1)
+                        .map(|n| n - 1)
+                }
+                _ => {}
+            }
+        }
+        match source {
+            Some("split") if self.run_b.with_untracked(|b| *b != RunB::Split) => {
+                self.run_b.set(RunB::Split)
+            }
+            Some("sample") if self.run_b.with_untracked(|b| *b != RunB::Sample) => {
+                self.load_sample(state, golden);
+            }
+            _ => {}
+        }
+        if self.rbo_p.get_untracked() != rbo_p {
+            self.rbo_p.set(rbo_p);
+        }
+        if self.controls.with_untracked(|c| *c != controls) {
+            self.controls.set(controls);
+        }
+        if self.open_pair.get_untracked() != open {
+            self.open_pair.set(open);
+        }
+    }
+}
+
+/// Indexes into `comparison.pairs` that pass the filters, in the chosen order (ties
+/// keep run A's order). Undefined values (no RBO, no top quality) sort first.
+pub(crate) fn visible_pairs(comparison: &RunComparison, controls: &PairControls) -> Vec<usize> {
+    let passes = |p: &PairComparison| {
+        (!controls.regressions_only || p.level_worsened())
+            && (!controls.lost_only || p.b_kept_none)
+            && controls
+                .mode_pair
+                .as_deref()
+                .is_none_or(|m| p.mode_pair.label() == m)
+    };
+    let mut rows: Vec<usize> = comparison
+        .pairs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| passes(p))
+        .map(|(i, _)| i)
+        .collect();
+    if controls.sort == PairSort::Order && !controls.descending {
+        return rows;
+    }
+    let key = |i: usize, p: &PairComparison| -> f64 {
+        match controls.sort {
+            PairSort::Order => i as f64,
+            PairSort::Rbo => p.rbo.map_or(f64::NEG_INFINITY, |r| r.ext),
+            PairSort::Overlap => p.overlap_docs.unwrap_or(f64::NEG_INFINITY),
+            PairSort::LevelChange => p.level_b as usize as f64 - p.level_a as usize as f64,
+            PairSort::QualityChange => match (p.top_quality_a, p.top_quality_b) {
+                (Some(a), Some(b)) => b - a,
+                _ => f64::NEG_INFINITY,
+            },
+        }
+    };
+    // Sorted as (key, position) pairs of integers: ties keep run A's order in either
+    // direction, and integer sorting is less code than a comparator per sort.
+    let mut keyed: Vec<(u64, usize)> = rows
+        .iter()
+        .map(|&i| {
+            let bits = key(i, &comparison.pairs[i]).to_bits();
+            let ordered = if bits >> 63 == 1 {
+                !bits
+            } else {
+                bits | 1 << 63
+            };
+            (
+                if controls.descending {
+                    !ordered
+                } else {
+                    ordered
+                },
+                i,
+            )
+        })
+        .collect();
+    keyed.sort_unstable();
+    rows.clear();
+    rows.extend(keyed.into_iter().map(|(_, i)| i));
+    rows
+}
