@@ -4,6 +4,7 @@
 //! same entry point the CLI and the JS API use, so every knob move re-evaluates.
 
 use crate::browser;
+use crate::components::calibration::CalibrationPanel;
 use crate::components::error_panel::InputErrorItem;
 use crate::format::{count, number, optional_number};
 use crate::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
@@ -117,6 +118,10 @@ pub fn GoldenView() -> impl IntoView {
                     .get()
                     .map(|report| view! { <GoldenResults report=report/> })
             }}
+            // Outside the report's closure: the panel keeps its links across knob moves.
+            <Show when=move || golden.report.with(Option::is_some)>
+                <CalibrationPanel/>
+            </Show>
         </div>
     }
 }

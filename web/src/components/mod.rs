@@ -2,6 +2,7 @@
 
 pub mod baseline;
 pub mod block_table;
+pub mod calibration;
 pub mod distribution;
 pub mod error_panel;
 pub mod file_list;
