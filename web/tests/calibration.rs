@@ -147,7 +147,20 @@ async fn the_panel_shows_the_core_calibration_of_the_sample() {
     assert!(want.linked > 0);
     assert!(want.anecdotal, "the sample has fewer than 10 cases");
     assert_shows(&root, &want);
-    assert!(text(&root, "#calibration-notes").contains("anecdotal"));
+    // The sample's edge cases, as sentences: anecdotal, an unlinked case named,
+    // one outcome class (no curve), the hybrid trace's inert gate.
+    let notes = text(&root, "#calibration-notes");
+    assert!(notes.contains("anecdotal"), "{notes}");
+    assert_eq!(want.unlinked.first[0].case_id, "no-run");
+    assert!(
+        notes.contains("no-run (\"a case with no retrieval run\")"),
+        "{notes}"
+    );
+    assert_eq!(want.gate.all.status, CurveStatus::OneClass);
+    assert!(root.query_selector("#calibration-roc").unwrap().is_none());
+    assert!(text(&root, "#calibration-auc").contains("cannot be judged"));
+    assert_eq!(want.gate.hybrid.status, CurveStatus::Inert);
+    assert!(text(&root, "#calibration-gate tr[data-scope=\"hybrid\"]").contains("cannot fire"));
 
     // A knob the calibration depends on: the table and the figures follow it.
     let settings = Settings {
@@ -195,7 +208,6 @@ async fn the_reference_slider_moves_the_roc_point_and_apply_pins_first() {
     // the histogram's line with it; the curve itself stays.
     let settings = Settings {
         reference_threshold: Some(0.7),
-        highly_relevant_threshold: Some(0.7),
         ..Settings::default()
     };
     let moved = generated_expected(&settings);
@@ -241,8 +253,11 @@ async fn the_reference_slider_moves_the_roc_point_and_apply_pins_first() {
     settle().await;
     let mut applied = settings.clone();
     for change in &youden.settings {
-        let knob: web_sys::HtmlInputElement =
-            wasm_bindgen::JsCast::unchecked_into(find(&root, &format!("#knob-{}", change.key)));
+        // The number entry beside the slider: a range input snaps to its step.
+        let knob: web_sys::HtmlInputElement = wasm_bindgen::JsCast::unchecked_into(find(
+            &root,
+            &format!("#knob-{}-entry", change.key),
+        ));
         assert_eq!(knob.value(), change.suggested.to_string(), "{}", change.key);
         applied
             .set(change.key, &change.suggested.to_string())
