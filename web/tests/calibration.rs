@@ -75,7 +75,7 @@ fn assert_shows(root: &web_sys::Element, want: &Calibration) {
         let name = row.level.as_str();
         let shown: Vec<String> = find_all(
             root,
-            &format!("#calibration-levels tr[data-level=\"{name}\"] td"),
+            &format!("#calibration-levels tr[data-row=\"{name}\"] td"),
         )
         .iter()
         .map(|td| td.text_content().unwrap_or_default().trim().to_owned())
@@ -84,26 +84,32 @@ fn assert_shows(root: &web_sys::Element, want: &Calibration) {
         expected.extend(cells(&row.recorded));
         assert_eq!(shown, expected, "{name}");
     }
-    let unknown: Vec<String> = find_all(root, "#calibration-levels tr[data-level=\"unknown\"] td")
-        .iter()
-        .skip(1)
-        .map(|td| td.text_content().unwrap_or_default())
-        .collect();
+    let unknown: Vec<String> = find_all(
+        root,
+        "#calibration-levels tr[data-row=\"no recorded level\"] td",
+    )
+    .iter()
+    .skip(5) // no recomputed counts on this row
+    .map(|td| td.text_content().unwrap_or_default())
+    .collect();
     assert_eq!(unknown, cells(&want.levels.recorded_unknown));
     for gate in [&want.gate.all, &want.gate.dense, &want.gate.hybrid] {
-        let row = format!("#calibration-gate tr[data-scope=\"{}\"]", gate.scope);
-        assert_eq!(
-            text(root, &format!("{row} td[data-col=\"auc\"]")),
-            optional_number(gate.auc),
-            "{}",
-            gate.scope
-        );
-        assert_eq!(
-            text(root, &format!("{row} td")),
+        // n, not found, found, AUC, ...
+        let shown: Vec<String> = find_all(
+            root,
+            &format!("#calibration-gate tr[data-row=\"{}\"] td", gate.scope),
+        )
+        .iter()
+        .take(4)
+        .map(|td| td.text_content().unwrap_or_default())
+        .collect();
+        let expected = [
             gate.n.to_string(),
-            "{}",
-            gate.scope
-        );
+            gate.positives.to_string(),
+            gate.negatives.to_string(),
+            optional_number(gate.auc),
+        ];
+        assert_eq!(shown, expected, "{}", gate.scope);
     }
     let auc = text(root, "#calibration-auc");
     match want.gate.all.auc {
@@ -160,7 +166,7 @@ async fn the_panel_shows_the_core_calibration_of_the_sample() {
     assert!(root.query_selector("#calibration-roc").unwrap().is_none());
     assert!(text(&root, "#calibration-auc").contains("cannot be judged"));
     assert_eq!(want.gate.hybrid.status, CurveStatus::Inert);
-    assert!(text(&root, "#calibration-gate tr[data-scope=\"hybrid\"]").contains("cannot fire"));
+    assert!(text(&root, "#calibration-gate tr[data-row=\"hybrid\"]").contains("cannot fire"));
 
     // A knob the calibration depends on: the table and the figures follow it.
     let settings = Settings {

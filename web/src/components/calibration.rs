@@ -4,7 +4,7 @@
 //! linked to the traces once per batch and cases file (`link`), and each knob move
 //! calibrates from those links (`calibrate_linked`, one pass and one sort).
 
-use crate::format::{count, level_class, number, optional_number};
+use crate::format::{count, number, optional_number};
 use crate::state::{AppState, Shared};
 use leptos::prelude::*;
 use ragtrace_core::calibration::{
@@ -128,17 +128,16 @@ pub fn CalibrationPanel() -> impl IntoView {
                 "Does the low-quality gate flag the cases whose golden hit is weak or miss (not found), and do the levels rise with the outcomes? "
                 "Flagged = top quality below referenceThreshold; a trace without an accepted block is always flagged."
             </p>
-            {move || current.get().map(|c| notes(&c))}
-            {move || current.get().map(|c| level_table(&c))}
+            {move || current.get().map(|c| (notes(&c), level_table(&c)))}
             <div class="grid-2">
                 <RocFigure memos=m/>
                 <HistogramFigure memos=m/>
             </div>
-            {move || current.get().map(|c| gate_table(&c))}
-            {move || current.get().map(|c| suggestions(state, &c))}
+            // One closure for the tables: fewer reactive nodes is less wasm.
             {move || {
-                let now = current.get()?;
-                m.baseline.get().map(|pinned| baseline_table(&pinned, &now))
+                let c = current.get()?;
+                let side = m.baseline.get().map(|pinned| baseline_table(&pinned, &c));
+                Some((gate_table(&c), suggestions(state, &c), side))
             }}
         </section>
     }
@@ -167,64 +166,83 @@ fn notes(c: &Calibration) -> impl IntoView {
     }
 }
 
-/// strong, medium, weak, miss, n.
-fn outcome_cells(counts: &OutcomeCounts) -> impl IntoView {
-    [
-        counts.strong,
-        counts.medium,
-        counts.weak,
-        counts.miss,
-        counts.n,
-    ]
-    .map(|v| view! { <td class="num">{v}</td> })
-}
-
-fn level_table(c: &Calibration) -> impl IntoView {
-    let outcomes =
-        || ["strong", "medium", "weak", "miss", "n"].map(|h| view! { <th scope="col">{h}</th> });
-    let rows = c
-        .levels
-        .rows
-        .iter()
-        .map(|row| {
-            let name = row.level.as_str();
+/// A table of text: one header row, then rows named by `data-row` whose first
+/// cell is a row header. One shape for every table of the panel keeps the wasm small.
+fn table(
+    id: &'static str,
+    caption: &'static str,
+    head: &'static [&'static str],
+    rows: Vec<(String, Vec<String>)>,
+) -> impl IntoView {
+    let rows = rows
+        .into_iter()
+        .map(|(name, cells)| {
+            let key = name.clone();
             view! {
-                <tr data-level=name>
-                    <th scope="row"><span class=level_class(name)>{name}</span></th>
-                    {outcome_cells(&row.recomputed)}
-                    {outcome_cells(&row.recorded)}
+                <tr data-row=key>
+                    <th scope="row">{name}</th>
+                    {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
                 </tr>
             }
         })
         .collect_view();
-    let table = &c.levels;
     view! {
         <div class="scroll-x">
-            <table class="counts" id="calibration-levels">
-                <caption>"Level vs golden outcome"</caption>
+            <table class="counts" id=id>
+                <caption>{caption}</caption>
                 <thead>
-                    <tr>
-                        <th scope="col" rowspan="2">"level"</th>
-                        <th scope="colgroup" colspan="5">"recomputed"</th>
-                        <th scope="colgroup" colspan="5">"recorded"</th>
-                    </tr>
-                    <tr>{outcomes()} {outcomes()}</tr>
+                    <tr>{head.iter().map(|h| view! { <th scope="col">{*h}</th> }).collect_view()}</tr>
                 </thead>
-                <tbody>
-                    {rows}
-                    <tr data-level="unknown">
-                        <th scope="row">"no recorded level"</th>
-                        <td colspan="5"></td>
-                        {outcome_cells(&table.recorded_unknown)}
-                    </tr>
-                </tbody>
+                <tbody>{rows}</tbody>
             </table>
         </div>
+    }
+}
+
+/// strong, medium, weak, miss, n.
+fn outcome_cells(counts: &OutcomeCounts, into: &mut Vec<String>) {
+    into.extend(
+        [
+            counts.strong,
+            counts.medium,
+            counts.weak,
+            counts.miss,
+            counts.n,
+        ]
+        .map(|v| v.to_string()),
+    );
+}
+
+fn level_table(c: &Calibration) -> impl IntoView {
+    let table_rows = &c.levels;
+    let mut rows: Vec<(String, Vec<String>)> = table_rows
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = Vec::with_capacity(10);
+            outcome_cells(&row.recomputed, &mut cells);
+            outcome_cells(&row.recorded, &mut cells);
+            (row.level.as_str().to_owned(), cells)
+        })
+        .collect();
+    let mut unknown = vec![String::new(); 5];
+    outcome_cells(&table_rows.recorded_unknown, &mut unknown);
+    rows.push(("no recorded level".to_owned(), unknown));
+    view! {
+        {table(
+            "calibration-levels",
+            "Level vs golden outcome: by recomputed level, then by recorded level",
+            &[
+                "level", "strong", "medium", "weak", "miss", "n",
+                "recorded: strong", "medium", "weak", "miss", "n",
+            ],
+            rows,
+        )}
         <p class="hint" id="calibration-discordant">
             {format!(
                 "Discordant pairs (a higher level with a worse outcome): {} recomputed, {} recorded.",
-                table.discordant_pairs,
-                table.recorded_discordant_pairs,
+                table_rows.discordant_pairs,
+                table_rows.recorded_discordant_pairs,
             )}
         </p>
     }
@@ -249,39 +267,39 @@ fn point_text(p: &ThresholdPoint) -> String {
 
 /// The gate per scope: n, classes, AUC and the confusion at the current threshold.
 fn gate_table(c: &Calibration) -> impl IntoView {
-    let rows = [&c.gate.all, &c.gate.dense, &c.gate.hybrid].map(|g| {
-        let ok = g.status == CurveStatus::Ok;
-        view! {
-            <tr data-scope=g.scope>
-                <th scope="row">{g.scope}</th>
-                <td class="num">{g.n}</td>
-                <td class="num">{g.positives}</td>
-                <td class="num">{g.negatives}</td>
-                <td class="num" data-col="auc">{optional_number(g.auc)}</td>
-                <td data-col="current">{ok.then(|| point_text(&g.current))}</td>
-                <td class="hint">{g.message.clone()}</td>
-            </tr>
-        }
-    });
-    view! {
-        <div class="scroll-x">
-            <table class="counts" id="calibration-gate">
-                <caption>"The gate as a classifier of not-found cases"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"scope"</th>
-                        <th scope="col">"n"</th>
-                        <th scope="col">"not found"</th>
-                        <th scope="col">"found"</th>
-                        <th scope="col">"AUC"</th>
-                        <th scope="col">"at referenceThreshold"</th>
-                        <th scope="col">"note"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
-    }
+    let rows = [&c.gate.all, &c.gate.dense, &c.gate.hybrid]
+        .iter()
+        .map(|g| {
+            let at = if g.status == CurveStatus::Ok {
+                point_text(&g.current)
+            } else {
+                String::new()
+            };
+            let cells = vec![
+                g.n.to_string(),
+                g.positives.to_string(),
+                g.negatives.to_string(),
+                optional_number(g.auc),
+                at,
+                g.message.clone().unwrap_or_default(),
+            ];
+            (g.scope.to_owned(), cells)
+        })
+        .collect();
+    table(
+        "calibration-gate",
+        "The gate as a classifier of not-found cases",
+        &[
+            "scope",
+            "n",
+            "not found",
+            "found",
+            "AUC",
+            "at referenceThreshold",
+            "note",
+        ],
+        rows,
+    )
 }
 
 fn suggestions(state: AppState, c: &Calibration) -> impl IntoView {
@@ -343,38 +361,35 @@ fn suggestions(state: AppState, c: &Calibration) -> impl IntoView {
 
 /// The same figures under the pinned baseline, beside the current ones.
 fn baseline_table(pinned: &Calibration, now: &Calibration) -> impl IntoView {
-    let row = |label: &'static str, f: fn(&Calibration) -> String| {
-        view! {
-            <tr>
-                <th scope="row">{label}</th>
-                <td class="num">{f(pinned)}</td>
-                <td class="num">{f(now)}</td>
-            </tr>
-        }
-    };
-    view! {
-        <table class="counts" id="calibration-baseline">
-            <caption>"Baseline vs current (all linked cases)"</caption>
-            <thead>
-                <tr>
-                    <th scope="col"></th>
-                    <th scope="col">"baseline"</th>
-                    <th scope="col">"current"</th>
-                </tr>
-            </thead>
-            <tbody>
-                {row("n", |c| c.linked.to_string())}
-                {row("referenceThreshold", |c| number(c.config.reference_threshold))}
-                {row("maxL2Distance", |c| number(c.config.max_l2_distance))}
-                {row("AUC", |c| optional_number(c.gate.all.auc))}
-                {row("recall at the threshold", |c| optional_number(c.gate.all.current.recall))}
-                {row("false-positive rate", |c| optional_number(c.gate.all.current.false_positive_rate))}
-                {row("F1", |c| optional_number(c.gate.all.current.f1))}
-                {row("Youden's J", |c| optional_number(c.gate.all.current.youden_j))}
-                {row("discordant pairs", |c| c.levels.discordant_pairs.to_string())}
-            </tbody>
-        </table>
-    }
+    let figures: [(&str, fn(&Calibration) -> String); 9] = [
+        ("n", |c| c.linked.to_string()),
+        ("referenceThreshold", |c| {
+            number(c.config.reference_threshold)
+        }),
+        ("maxL2Distance", |c| number(c.config.max_l2_distance)),
+        ("AUC", |c| optional_number(c.gate.all.auc)),
+        ("recall", |c| optional_number(c.gate.all.current.recall)),
+        ("false-positive rate", |c| {
+            optional_number(c.gate.all.current.false_positive_rate)
+        }),
+        ("F1", |c| optional_number(c.gate.all.current.f1)),
+        ("Youden's J", |c| {
+            optional_number(c.gate.all.current.youden_j)
+        }),
+        ("discordant pairs", |c| {
+            c.levels.discordant_pairs.to_string()
+        }),
+    ];
+    let rows = figures
+        .iter()
+        .map(|(label, f)| ((*label).to_owned(), vec![f(pinned), f(now)]))
+        .collect();
+    table(
+        "calibration-baseline",
+        "Baseline vs current (all linked cases, gate at each one's referenceThreshold)",
+        &["", "baseline", "current"],
+        rows,
+    )
 }
 
 fn roc_points(roc: &[RocPoint]) -> String {
@@ -384,18 +399,27 @@ fn roc_points(roc: &[RocPoint]) -> String {
         .join(" ")
 }
 
+/// The square ROC plot's grid, ticks and axis title (the data box is x 44..244, y 12..212).
+const ROC_AXES: &str = concat!(
+    r#"<path class="grid" d="M44 12V212M144 12V212M244 12V212M44 12H244M44 112H244M44 212H244M44 212L244 12"/>"#,
+    r#"<text x="44" y="228" text-anchor="middle">0</text><text x="144" y="228" text-anchor="middle">0.5</text>"#,
+    r#"<text x="244" y="228" text-anchor="middle">1</text><text x="38" y="212" text-anchor="end">0</text>"#,
+    r#"<text x="38" y="112" text-anchor="end">0.5</text><text x="38" y="16" text-anchor="end">1</text>"#,
+    r#"<text x="144" y="246" text-anchor="middle" class="axis-title">found flagged (FPR)</text>"#,
+);
+
 const SCOPES: [(&str, &str); 3] = [
-    ("all", "line-all"),
-    ("dense", "line-dense"),
-    ("hybrid", "line-hybrid"),
+    ("all", "sweep-line line-all"),
+    ("dense", "sweep-line line-dense"),
+    ("hybrid", "sweep-line line-hybrid"),
 ];
 
-/// Axis ticks of the square ROC plot: (label, pixel position).
-const ROC_TICKS: [(&str, &str, &str); 3] = [
-    ("0", "44", "212"),
-    ("0.5", "144", "112"),
-    ("1", "244", "12"),
-];
+const ROC_LEGEND: &str = concat!(
+    r#"<span class="legend-item line-all">all</span><span class="legend-item line-dense">dense</span>"#,
+    r#"<span class="legend-item line-hybrid">hybrid</span>"#,
+    r#"<span class="legend-dot roc-current">referenceThreshold now</span>"#,
+    r#"<span class="legend-dot roc-suggested">Youden-best</span>"#,
+);
 
 /// The ROC curves (all traces and per mode) in a 0..1 square, with the gate at the
 /// current `referenceThreshold` and at the Youden-best threshold as points.
@@ -403,106 +427,98 @@ const ROC_TICKS: [(&str, &str, &str); 3] = [
 fn RocFigure(memos: Memos) -> impl IntoView {
     let current = memos.current;
     let roc = memos.roc;
-    let all = move || current.with(|c| c.as_ref().map(|c| c.gate.all.clone()));
-    let point =
-        move |which: fn(&ragtrace_core::calibration::GateCurve) -> Option<ThresholdPoint>,
-              axis: fn(&ThresholdPoint) -> Option<f64>| {
-            move || all().and_then(|g| which(&g)).and_then(|p| axis(&p))
-        };
     let status = move || {
-        all().map(|g| match g.status {
-            CurveStatus::Ok => format!(
-                "AUC {} (n = {}: {} not found, {} found; trapezoid rule, ties as one diagonal step)",
-                optional_number(g.auc),
-                g.n,
-                g.positives,
-                g.negatives
-            ),
-            _ => g.message.unwrap_or_default(),
+        current.with(|c| {
+            let g = &c.as_ref()?.gate.all;
+            Some(match g.status {
+                CurveStatus::Ok => format!(
+                    "AUC {} (n = {}: {} not found, {} found; trapezoid rule, ties as one diagonal step)",
+                    optional_number(g.auc),
+                    g.n,
+                    g.positives,
+                    g.negatives
+                ),
+                _ => g.message.clone().unwrap_or_default(),
+            })
         })
     };
-    let has_curve = move || roc.with(|r| !r[0].is_empty());
+    // The gate now and at the Youden-best threshold, as points on the curve.
+    let points = move || {
+        current.with(|c| {
+            let g = &c.as_ref()?.gate.all;
+            let dots = [
+                ("current", "roc-point roc-current", "0.03", Some(g.current)),
+                ("youden", "roc-point roc-suggested", "0.025", g.best_youden),
+            ];
+            Some(
+                dots.into_iter()
+                    .filter_map(|(name, class, r, p)| {
+                        let p = p?;
+                        let title = point_text(&p);
+                        Some(view! {
+                            <circle
+                                class=class
+                                data-point=name
+                                r=r
+                                cx=p.false_positive_rate
+                                cy=p.recall
+                            >
+                                <title>{title}</title>
+                            </circle>
+                        })
+                    })
+                    .collect_view(),
+            )
+        })
+    };
+    // Rebuilt only when a vertex moves (the memo compares the curves by value).
+    let lines = move || {
+        roc.with(|r| {
+            SCOPES
+                .iter()
+                .zip(r)
+                .map(|((name, class), roc)| {
+                    view! {
+                        <polyline
+                            class=*class
+                            data-line=*name
+                            fill="none"
+                            points=roc_points(roc)
+                            vector-effect="non-scaling-stroke"
+                        ></polyline>
+                    }
+                })
+                .collect_view()
+        })
+    };
     view! {
         <figure class="sweep-figure roc-figure">
             <p id="calibration-auc">{status}</p>
-            <Show when=has_curve>
+            <Show when=move || roc.with(|r| !r[0].is_empty())>
                 <svg
                     class="sweep-plot roc-plot"
                     id="calibration-roc"
                     viewBox="0 0 260 250"
                     role="img"
-                    aria-labelledby="roc-desc"
+                    aria-label="ROC curve of the low-quality gate: found cases flagged (horizontal) against not-found cases flagged (vertical), one vertex per threshold."
                 >
-                    <desc id="roc-desc">
-                        "ROC curve of the low-quality gate: the share of found cases flagged (horizontal) against the share of not-found cases flagged (vertical), one vertex per threshold."
-                    </desc>
-                    <g class="axes">
-                        {ROC_TICKS
-                            .into_iter()
-                            .map(|(label, x, y)| {
-                                view! {
-                                    <line class="grid" x1=x x2=x y1="12" y2="212"></line>
-                                    <line class="grid" x1="44" x2="244" y1=y y2=y></line>
-                                    <text x=x y="228" text-anchor="middle">{label}</text>
-                                    <text x="38" y=y text-anchor="end" dominant-baseline="middle">{label}</text>
-                                }
-                            })
-                            .collect_view()}
-                        <text x="144" y="246" text-anchor="middle" class="axis-title">"found flagged (FPR)"</text>
-                    </g>
+                    // Constant markup (no data in it): cheaper in wasm than elements built one by one.
+                    <g class="axes" inner_html=ROC_AXES></g>
                     <svg x="44" y="12" width="200" height="200" viewBox="0 0 1 1" overflow="visible">
-                        <g transform="matrix(1 0 0 -1 0 1)">
-                            <line class="grid" x1="0" y1="0" x2="1" y2="1" vector-effect="non-scaling-stroke"></line>
-                            {SCOPES
-                                .into_iter()
-                                .enumerate()
-                                .map(|(i, (name, class))| {
-                                    view! {
-                                        <polyline
-                                            class=format!("sweep-line {class}")
-                                            data-line=name
-                                            fill="none"
-                                            points=move || roc.with(|r| roc_points(&r[i]))
-                                            vector-effect="non-scaling-stroke"
-                                        >
-                                            <title>{name}</title>
-                                        </polyline>
-                                    }
-                                })
-                                .collect_view()}
-                            <circle
-                                class="roc-point roc-suggested"
-                                data-point="youden"
-                                r="0.025"
-                                cx=point(|g| g.best_youden, |p| p.false_positive_rate)
-                                cy=point(|g| g.best_youden, |p| p.recall)
-                            >
-                                <title>"Youden-best threshold"</title>
-                            </circle>
-                            <circle
-                                class="roc-point roc-current"
-                                data-point="current"
-                                r="0.03"
-                                cx=point(|g| Some(g.current), |p| p.false_positive_rate)
-                                cy=point(|g| Some(g.current), |p| p.recall)
-                            >
-                                <title>"referenceThreshold now"</title>
-                            </circle>
-                        </g>
+                        <g transform="matrix(1 0 0 -1 0 1)">{lines} {points}</g>
                     </svg>
                 </svg>
-                <figcaption class="legend">
-                    {SCOPES
-                        .into_iter()
-                        .map(|(name, class)| view! { <span class=format!("legend-item {class}")>{name}</span> })
-                        .collect_view()}
-                    <span class="legend-dot roc-current">"referenceThreshold now"</span>
-                    <span class="legend-dot roc-suggested">"Youden-best"</span>
-                </figcaption>
+                <p class="legend" inner_html=ROC_LEGEND></p>
             </Show>
         </figure>
     }
 }
+
+/// The histogram's horizontal ticks (the data box is x 44..544).
+const HISTOGRAM_AXIS: &str = concat!(
+    r#"<text x="44" y="210" text-anchor="middle">0</text><text x="294" y="210" text-anchor="middle">0.5</text>"#,
+    r#"<text x="544" y="210" text-anchor="middle">1</text>"#,
+);
 
 /// Bars from the axis at 0: up for found (negative y, SVG's y grows down), down for
 /// not found, one path per class; the no-block bar sits left of 0.
@@ -523,46 +539,47 @@ fn bars(h: &TopQualityHistogram, found: bool) -> String {
 fn HistogramFigure(memos: Memos) -> impl IntoView {
     let histogram = memos.histogram;
     let current = memos.current;
-    let tallest = move || histogram.with(|h| h.as_ref().map(|h| h.tallest).unwrap_or_default());
-    // Scaled by SVG: the data box is 1 wide and as tall as the tallest bars.
-    let view_box = move || {
-        let t = tallest();
-        format!(
-            "0 -{} 1 {}",
-            t.found.max(1),
-            t.found.max(1) + t.not_found.max(1)
-        )
-    };
-    let reference =
-        move || current.with(|c| c.as_ref().map_or(0.0, |c| c.config.reference_threshold));
-    view! {
-        <figure class="sweep-figure histogram-figure">
-            <p class="hint">
-                "Linked cases by top quality: found (strong, medium) above the line, not found (weak, miss) below; left of referenceThreshold is flagged. The bar left of 0: no accepted block."
-            </p>
-            <svg class="sweep-plot" id="calibration-histogram" viewBox="0 0 560 220" role="img" aria-labelledby="histogram-desc">
-                <desc id="histogram-desc">"Histogram of top quality, found cases up and not-found cases down, with the reference threshold."</desc>
-                <g class="axes">
-                    <text x="38" y="12" text-anchor="end" dominant-baseline="middle">{move || tallest().found.max(1)}</text>
-                    <text x="38" y="192" text-anchor="end" dominant-baseline="middle">{move || tallest().not_found.max(1)}</text>
-                    <text x="44" y="210" text-anchor="middle">"0"</text>
-                    <text x="294" y="210" text-anchor="middle">"0.5"</text>
-                    <text x="544" y="210" text-anchor="middle">"1"</text>
-                </g>
+    let plot = move || {
+        let reference = current.with(|c| c.as_ref().map(|c| c.config.reference_threshold))?;
+        histogram.with(|h| {
+            let h = h.as_ref()?;
+            // Scaled by SVG: the data box is 1 wide and as tall as the tallest bars.
+            let (up, down) = (h.tallest.found.max(1), h.tallest.not_found.max(1));
+            let view_box = format!("0 -{up} 1 {}", up + down);
+            Some(view! {
+                <text x="38" y="16" text-anchor="end">{up}</text>
+                <text x="38" y="192" text-anchor="end">{down}</text>
                 <svg x="44" y="12" width="500" height="180" viewBox=view_box preserveAspectRatio="none" overflow="visible">
-                    <path class="bars-found" d=move || histogram.with(|h| h.as_ref().map(|h| bars(h, true)))></path>
-                    <path class="bars-not-found" d=move || histogram.with(|h| h.as_ref().map(|h| bars(h, false)))></path>
+                    <path class="bars-found" d=bars(h, true)></path>
+                    <path class="bars-not-found" d=bars(h, false)></path>
                     <line class="grid" x1="-0.06" x2="1" y1="0" y2="0" vector-effect="non-scaling-stroke"></line>
                     <line
                         class="marker marker-reference"
                         data-marker="referenceThreshold"
                         x1=reference
                         x2=reference
-                        y1=move || -(tallest().found.max(1) as f64)
-                        y2=move || tallest().not_found.max(1)
+                        y1=-(up as f64)
+                        y2=down
                         vector-effect="non-scaling-stroke"
                     ></line>
                 </svg>
+            })
+        })
+    };
+    view! {
+        <figure class="sweep-figure histogram-figure">
+            <p class="hint">
+                "Linked cases by top quality: found (strong, medium) above the line, not found (weak, miss) below; left of referenceThreshold is flagged. The bar left of 0: no accepted block."
+            </p>
+            <svg
+                class="sweep-plot"
+                id="calibration-histogram"
+                viewBox="0 0 560 220"
+                role="img"
+                aria-label="Histogram of top quality, found cases up and not-found cases down, with the reference threshold."
+            >
+                <g class="axes" inner_html=HISTOGRAM_AXIS></g>
+                <g class="axes">{plot}</g>
             </svg>
         </figure>
     }
