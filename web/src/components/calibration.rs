@@ -359,9 +359,12 @@ fn suggestions(state: AppState, c: &Calibration) -> impl IntoView {
     }
 }
 
+/// A row of the side-by-side: its label and how to read it off a calibration.
+type Figure = (&'static str, fn(&Calibration) -> String);
+
 /// The same figures under the pinned baseline, beside the current ones.
 fn baseline_table(pinned: &Calibration, now: &Calibration) -> impl IntoView {
-    let figures: [(&str, fn(&Calibration) -> String); 9] = [
+    let figures: [Figure; 9] = [
         ("n", |c| c.linked.to_string()),
         ("referenceThreshold", |c| {
             number(c.config.reference_threshold)
