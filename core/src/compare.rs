@@ -4,9 +4,10 @@
 //! Both analyses must come from the same parsed batch (same traces in the same
 //! order); traces are matched by position in it, blocks by their candidate.
 
-use crate::analysis::{Analysis, TraceAnalysis};
+use crate::analysis::Analysis;
 use crate::outcome::Level;
 use crate::pipeline::Status;
+use crate::trace_analysis::TraceAnalysis;
 use serde::Serialize;
 use std::collections::HashMap;
 

@@ -1,4 +1,9 @@
 //! Configuration (contract section 2): defaults, partial overrides, precedence and validation.
+//!
+//! Every key is declared once, in the `settings!` table below: its names, type, default
+//! and bounds. [`Config`], [`Settings`], [`Key`] and everything that reads, names, sets,
+//! overlays, validates or lists a key are generated from that table, so adding a setting
+//! is one row here (plus its knob on the page, which iterates [`Key::ALL`]).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -17,6 +22,13 @@ pub enum HybridQuality {
 }
 
 impl HybridQuality {
+    /// Every choice, in the contract's order.
+    pub const ALL: [HybridQuality; 3] = [
+        HybridQuality::Rank,
+        HybridQuality::DenseWhenPresent,
+        HybridQuality::MaxRankDense,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             HybridQuality::Rank => "rank",
@@ -36,32 +48,414 @@ impl HybridQuality {
     }
 }
 
-/// A complete, validated configuration.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Config {
-    pub max_l2_distance: f64,
-    pub return_n: usize,
-    pub max_chunks_per_document: usize,
-    pub excerpt_max_chars: usize,
-    pub precise_threshold: f64,
-    pub highly_relevant_threshold: f64,
-    pub reference_threshold: f64,
-    pub hybrid_quality: HybridQuality,
+/// One row per configuration key of the contract, in its order:
+/// `Variant field: type = default, "camelCaseName", bounds;`
+/// (the snake_case spelling is the field's name).
+macro_rules! settings {
+    ($( $key:ident $field:ident: $ty:ty = $default:expr, $name:literal, $bounds:expr; )*) => {
+        /// A complete, validated configuration.
+        #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Config {
+            $( pub $field: $ty, )*
+        }
+
+        impl Default for Config {
+            fn default() -> Self {
+                Config { $( $field: $default, )* }
+            }
+        }
+
+        /// One configuration key, in the contract's camelCase spelling.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Key {
+            $( $key, )*
+            /// Not a contract key: the page's switch "use each trace's recorded options".
+            UseTraceOptions,
+        }
+
+        impl Key {
+            /// Every key, in the contract's order (the order of overrides when listed,
+            /// and of the checks when validating).
+            pub const ALL: &'static [Key] = &[$( Key::$key, )* Key::UseTraceOptions];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( Key::$key => $name, )*
+                    Key::UseTraceOptions => "useTraceOptions",
+                }
+            }
+
+            /// The snake_case spelling a `--config` file or `--set` may use.
+            pub fn snake_name(self) -> &'static str {
+                match self {
+                    $( Key::$key => stringify!($field), )*
+                    Key::UseTraceOptions => "use_trace_options",
+                }
+            }
+
+            /// What kind of value the key takes.
+            pub fn kind(self) -> Kind {
+                match self {
+                    $( Key::$key => <$ty as SettingType>::KIND, )*
+                    Key::UseTraceOptions => Kind::Switch,
+                }
+            }
+
+            /// The range a value must lie in; `None` for a key without one.
+            pub fn bounds(self) -> Option<Bounds> {
+                match self {
+                    $( Key::$key => $bounds, )*
+                    Key::UseTraceOptions => None,
+                }
+            }
+        }
+
+        /// A partial configuration: the user's overrides, or a trace's recorded `options`.
+        ///
+        /// Every field may be set directly (the page's sliders do); [`Config::merged`]
+        /// validates the result.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Settings {
+            $( pub $field: Option<$ty>, )*
+            /// Whether each trace's own `options` sit between the defaults and these settings.
+            /// Meaningless on a trace's own options.
+            pub use_trace_options: bool,
+        }
+
+        impl Default for Settings {
+            fn default() -> Self {
+                Settings { $( $field: None, )* use_trace_options: true }
+            }
+        }
+
+        impl Settings {
+            /// The value `key` overrides; `useTraceOptions` counts as overridden when off.
+            pub fn value(&self, key: Key) -> Option<Value> {
+                match key {
+                    $( Key::$key => self.$field.map(SettingType::into_value), )*
+                    Key::UseTraceOptions => {
+                        (!self.use_trace_options).then_some(Value::Switch(false))
+                    }
+                }
+            }
+
+            /// Overrides `key` with `value`; `false` (nothing changes) when the value is
+            /// not of the key's kind.
+            pub fn put(&mut self, key: Key, value: Value) -> bool {
+                match (key, value) {
+                    $( (Key::$key, value) => match <$ty as SettingType>::from_value(value) {
+                        Some(v) => self.$field = Some(v),
+                        None => return false,
+                    }, )*
+                    (Key::UseTraceOptions, Value::Switch(on)) => self.use_trace_options = on,
+                    (Key::UseTraceOptions, _) => return false,
+                }
+                true
+            }
+
+            /// True when no configuration key is set.
+            pub fn is_empty(&self) -> bool {
+                true $( && self.$field.is_none() )*
+            }
+
+            fn overlay(&self, config: &mut Config) {
+                $( if let Some(v) = self.$field {
+                    config.$field = v;
+                } )*
+            }
+
+            fn set_text(&mut self, key: Key, text: &str) -> Result<(), String> {
+                match key {
+                    $( Key::$key => self.$field = Some(<$ty as SettingType>::from_text(text)?), )*
+                    Key::UseTraceOptions => self.use_trace_options = bool::from_text(text)?,
+                }
+                Ok(())
+            }
+
+            /// Sets one key from a JSON value; `null` must be filtered out by the caller.
+            pub(crate) fn set_json(
+                &mut self,
+                key: Key,
+                value: &serde_json::Value,
+            ) -> Result<(), ValueError> {
+                match key {
+                    $( Key::$key => self.$field = Some(<$ty as SettingType>::from_json(value)?), )*
+                    Key::UseTraceOptions => self.use_trace_options = bool::from_json(value)?,
+                }
+                Ok(())
+            }
+        }
+
+        impl Config {
+            /// The value of `key`; `None` for `useTraceOptions`, which is not part of it.
+            pub fn value(&self, key: Key) -> Option<Value> {
+                match key {
+                    $( Key::$key => Some(self.$field.into_value()), )*
+                    Key::UseTraceOptions => None,
+                }
+            }
+
+            /// Each key's own bounds, in [`Key::ALL`] order.
+            fn check_bounds(&self) -> Result<(), ConfigError> {
+                $( if let Some(bounds) = $bounds {
+                    self.$field
+                        .check(bounds)
+                        .map_err(|message| ConfigError::new(Some($name), message))?;
+                } )*
+                Ok(())
+            }
+        }
+    };
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            max_l2_distance: 1.0,
-            return_n: 5,
-            max_chunks_per_document: 2,
-            excerpt_max_chars: 300,
-            precise_threshold: 0.9,
-            highly_relevant_threshold: 0.75,
-            reference_threshold: 0.5,
-            hybrid_quality: HybridQuality::Rank,
+settings! {
+    MaxL2Distance max_l2_distance: f64 = 1.0, "maxL2Distance", Some(Bounds::Positive);
+    ReturnN return_n: usize = 5, "returnN", Some(Bounds::AtLeastOne);
+    MaxChunksPerDocument max_chunks_per_document: usize = 2, "maxChunksPerDocument", Some(Bounds::AtLeastOne);
+    ExcerptMaxChars excerpt_max_chars: usize = 300, "excerptMaxChars", Some(Bounds::AtLeastOne);
+    PreciseThreshold precise_threshold: f64 = 0.9, "preciseThreshold", Some(Bounds::Unit);
+    HighlyRelevantThreshold highly_relevant_threshold: f64 = 0.75, "highlyRelevantThreshold", Some(Bounds::Unit);
+    ReferenceThreshold reference_threshold: f64 = 0.5, "referenceThreshold", Some(Bounds::Unit);
+    HybridQuality hybrid_quality: HybridQuality = HybridQuality::Rank, "hybridQuality", None;
+}
+
+/// What kind of value a [`Key`] takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A finite number.
+    Number,
+    /// An integer >= 1.
+    Count,
+    /// One of [`HybridQuality::ALL`].
+    HybridQuality,
+    /// `true` or `false`.
+    Switch,
+}
+
+/// The range a key's value must lie in (contract section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bounds {
+    /// > 0 and finite.
+    Positive,
+    /// In [0, 1].
+    Unit,
+    /// An integer >= 1.
+    AtLeastOne,
+}
+
+/// One key's value, whatever its kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    Number(f64),
+    Count(usize),
+    HybridQuality(HybridQuality),
+    Switch(bool),
+}
+
+impl fmt::Display for Value {
+    /// As `--set` and the page's URL write it, and [`Settings::set`] reads it back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Number(v) => write!(f, "{v}"),
+            Value::Count(v) => write!(f, "{v}"),
+            Value::HybridQuality(v) => f.write_str(v.as_str()),
+            Value::Switch(v) => write!(f, "{v}"),
         }
+    }
+}
+
+/// A JSON value as a configuration value, or why it cannot be one.
+pub(crate) enum ValueError {
+    /// The JSON type is wrong (`"4"` for `returnN`): the key is treated as absent.
+    WrongType(&'static str),
+    /// The type is right but the value is not allowed (`0`, `2.5` for `returnN`).
+    Invalid(String),
+}
+
+fn json_type(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "boolean",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
+/// How one type of setting is read, written and checked.
+trait SettingType: Copy + Sized {
+    const KIND: Kind;
+    /// What a `--config` file must hold, for its error message.
+    const EXPECTED: &'static str;
+    /// From `--set` text (already trimmed); the error is the message after the key.
+    fn from_text(text: &str) -> Result<Self, String>;
+    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError>;
+    fn into_value(self) -> Value;
+    fn from_value(value: Value) -> Option<Self>;
+    /// Within `bounds`, or the message after the key.
+    fn check(self, _bounds: Bounds) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+fn number_from_text(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("expected a number, got {text:?}"))
+}
+
+impl SettingType for f64 {
+    const KIND: Kind = Kind::Number;
+    const EXPECTED: &'static str = "a number";
+    fn from_text(text: &str) -> Result<Self, String> {
+        number_from_text(text)
+    }
+    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+        value
+            .as_f64()
+            .ok_or(ValueError::WrongType(json_type(value)))
+    }
+    fn into_value(self) -> Value {
+        Value::Number(self)
+    }
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Number(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn check(self, bounds: Bounds) -> Result<(), String> {
+        match bounds {
+            Bounds::Positive if !(self.is_finite() && self > 0.0) => {
+                Err(format!("must be > 0 and finite, got {self}"))
+            }
+            Bounds::Unit if !(0.0..=1.0).contains(&self) => {
+                Err(format!("must be in [0, 1], got {self}"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl SettingType for usize {
+    const KIND: Kind = Kind::Count;
+    const EXPECTED: &'static str = "an integer >= 1";
+    fn from_text(text: &str) -> Result<Self, String> {
+        let value = number_from_text(text)?;
+        // u32::MAX bounds the value so it fits every platform's usize, wasm32 included.
+        if value.fract() == 0.0 && value >= 1.0 && value <= f64::from(u32::MAX) {
+            Ok(value as usize)
+        } else {
+            Err(format!("must be an integer >= 1, got {value}"))
+        }
+    }
+    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+        // Only a JSON integer is a count; 2.5 or 2.0 are numbers of the wrong kind.
+        match value {
+            serde_json::Value::Number(n) => match n.as_u64() {
+                Some(v) if v >= 1 && v <= u64::from(u32::MAX) => Ok(v as usize),
+                _ => Err(ValueError::Invalid(format!(
+                    "must be an integer >= 1, got {n}"
+                ))),
+            },
+            other => Err(ValueError::WrongType(json_type(other))),
+        }
+    }
+    fn into_value(self) -> Value {
+        Value::Count(self)
+    }
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Count(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn check(self, bounds: Bounds) -> Result<(), String> {
+        match bounds {
+            Bounds::AtLeastOne if self < 1 => Err(format!("must be an integer >= 1, got {self}")),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn hybrid_quality_message(text: &str) -> String {
+    format!("expected rank, denseWhenPresent or maxRankDense, got {text:?}")
+}
+
+impl SettingType for HybridQuality {
+    const KIND: Kind = Kind::HybridQuality;
+    const EXPECTED: &'static str = "a string";
+    fn from_text(text: &str) -> Result<Self, String> {
+        HybridQuality::parse(text).ok_or_else(|| hybrid_quality_message(text))
+    }
+    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+        match value {
+            serde_json::Value::String(s) => HybridQuality::parse(s)
+                .ok_or_else(|| ValueError::Invalid(hybrid_quality_message(s))),
+            other => Err(ValueError::WrongType(json_type(other))),
+        }
+    }
+    fn into_value(self) -> Value {
+        Value::HybridQuality(self)
+    }
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::HybridQuality(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl SettingType for bool {
+    const KIND: Kind = Kind::Switch;
+    const EXPECTED: &'static str = "a boolean";
+    fn from_text(text: &str) -> Result<Self, String> {
+        match text {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("expected true or false, got {text:?}")),
+        }
+    }
+    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+        match value {
+            serde_json::Value::Bool(b) => Ok(*b),
+            other => Err(ValueError::WrongType(json_type(other))),
+        }
+    }
+    fn into_value(self) -> Value {
+        Value::Switch(self)
+    }
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Switch(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl Kind {
+    fn expected(self) -> &'static str {
+        match self {
+            Kind::Number => f64::EXPECTED,
+            Kind::Count => usize::EXPECTED,
+            Kind::HybridQuality => HybridQuality::EXPECTED,
+            Kind::Switch => bool::EXPECTED,
+        }
+    }
+}
+
+impl Key {
+    /// Both spellings of every key; anything else is unknown.
+    pub fn parse(name: &str) -> Option<Key> {
+        let name = name.trim();
+        Key::ALL
+            .iter()
+            .copied()
+            .find(|key| key.name() == name || key.snake_name() == name)
     }
 }
 
@@ -93,126 +487,7 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// One configuration key, in the contract's camelCase spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
-    MaxL2Distance,
-    ReturnN,
-    MaxChunksPerDocument,
-    ExcerptMaxChars,
-    PreciseThreshold,
-    HighlyRelevantThreshold,
-    ReferenceThreshold,
-    HybridQuality,
-    /// Not a contract key: the page's switch "use each trace's recorded options".
-    UseTraceOptions,
-}
-
-impl Key {
-    /// Both spellings of every key; anything else is unknown.
-    pub fn parse(name: &str) -> Option<Key> {
-        Some(match name.trim() {
-            "maxL2Distance" | "max_l2_distance" => Key::MaxL2Distance,
-            "returnN" | "return_n" => Key::ReturnN,
-            "maxChunksPerDocument" | "max_chunks_per_document" => Key::MaxChunksPerDocument,
-            "excerptMaxChars" | "excerpt_max_chars" => Key::ExcerptMaxChars,
-            "preciseThreshold" | "precise_threshold" => Key::PreciseThreshold,
-            "highlyRelevantThreshold" | "highly_relevant_threshold" => Key::HighlyRelevantThreshold,
-            "referenceThreshold" | "reference_threshold" => Key::ReferenceThreshold,
-            "hybridQuality" | "hybrid_quality" => Key::HybridQuality,
-            "useTraceOptions" | "use_trace_options" => Key::UseTraceOptions,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Key::MaxL2Distance => "maxL2Distance",
-            Key::ReturnN => "returnN",
-            Key::MaxChunksPerDocument => "maxChunksPerDocument",
-            Key::ExcerptMaxChars => "excerptMaxChars",
-            Key::PreciseThreshold => "preciseThreshold",
-            Key::HighlyRelevantThreshold => "highlyRelevantThreshold",
-            Key::ReferenceThreshold => "referenceThreshold",
-            Key::HybridQuality => "hybridQuality",
-            Key::UseTraceOptions => "useTraceOptions",
-        }
-    }
-}
-
-/// A partial configuration: the user's overrides, or a trace's recorded `options`.
-///
-/// Every field may be set directly (the page's sliders do); [`Config::merged`]
-/// validates the result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Settings {
-    pub max_l2_distance: Option<f64>,
-    pub return_n: Option<usize>,
-    pub max_chunks_per_document: Option<usize>,
-    pub excerpt_max_chars: Option<usize>,
-    pub precise_threshold: Option<f64>,
-    pub highly_relevant_threshold: Option<f64>,
-    pub reference_threshold: Option<f64>,
-    pub hybrid_quality: Option<HybridQuality>,
-    /// Whether each trace's own `options` sit between the defaults and these settings.
-    /// Meaningless on a trace's own options.
-    pub use_trace_options: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            max_l2_distance: None,
-            return_n: None,
-            max_chunks_per_document: None,
-            excerpt_max_chars: None,
-            precise_threshold: None,
-            highly_relevant_threshold: None,
-            reference_threshold: None,
-            hybrid_quality: None,
-            use_trace_options: true,
-        }
-    }
-}
-
-/// A JSON value as a configuration value, or why it cannot be one.
-pub(crate) enum ValueError {
-    /// The JSON type is wrong (`"4"` for `returnN`): the key is treated as absent.
-    WrongType(&'static str),
-    /// The type is right but the value is not allowed (`0`, `2.5` for `returnN`).
-    Invalid(String),
-}
-
-fn json_type(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "boolean",
-        serde_json::Value::Number(_) => "number",
-        serde_json::Value::String(_) => "string",
-        serde_json::Value::Array(_) => "array",
-        serde_json::Value::Object(_) => "object",
-    }
-}
-
-fn check_count(key: Key, value: f64) -> Result<usize, ConfigError> {
-    // u32::MAX bounds the value so it fits every platform's usize, wasm32 included.
-    if value.fract() == 0.0 && value >= 1.0 && value <= f64::from(u32::MAX) {
-        Ok(value as usize)
-    } else {
-        Err(ConfigError::new(
-            Some(key.name()),
-            format!("must be an integer >= 1, got {value}"),
-        ))
-    }
-}
-
 impl Settings {
-    /// Settings that override nothing.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Reads a `--config` file: a JSON object of keys of section 2 (either spelling).
     /// An unknown key is an error, so a typo does not go unnoticed.
     pub fn from_json_text(text: &str) -> Result<Settings, ConfigError> {
@@ -242,7 +517,7 @@ impl Settings {
                 Err(ValueError::WrongType(found)) => {
                     return Err(ConfigError::new(
                         Some(key.name()),
-                        format!("expected {}, got {found}", expected_type(key)),
+                        format!("expected {}, got {found}", key.kind().expected()),
                     ))
                 }
                 Err(ValueError::Invalid(message)) => {
@@ -257,176 +532,16 @@ impl Settings {
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         let parsed = Key::parse(key)
             .ok_or_else(|| ConfigError::new(Some(key), "unknown configuration key"))?;
-        let value = value.trim();
-        let number = || {
-            value
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| {
-                    ConfigError::new(
-                        Some(parsed.name()),
-                        format!("expected a number, got {value:?}"),
-                    )
-                })
-        };
-        match parsed {
-            Key::MaxL2Distance => self.max_l2_distance = Some(number()?),
-            Key::PreciseThreshold => self.precise_threshold = Some(number()?),
-            Key::HighlyRelevantThreshold => self.highly_relevant_threshold = Some(number()?),
-            Key::ReferenceThreshold => self.reference_threshold = Some(number()?),
-            Key::ReturnN => self.return_n = Some(check_count(parsed, number()?)?),
-            Key::MaxChunksPerDocument => {
-                self.max_chunks_per_document = Some(check_count(parsed, number()?)?)
-            }
-            Key::ExcerptMaxChars => self.excerpt_max_chars = Some(check_count(parsed, number()?)?),
-            Key::HybridQuality => {
-                self.hybrid_quality = Some(HybridQuality::parse(value).ok_or_else(|| {
-                    ConfigError::new(
-                        Some(parsed.name()),
-                        format!("expected rank, denseWhenPresent or maxRankDense, got {value:?}"),
-                    )
-                })?)
-            }
-            Key::UseTraceOptions => {
-                self.use_trace_options = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(ConfigError::new(
-                            Some(parsed.name()),
-                            format!("expected true or false, got {value:?}"),
-                        ))
-                    }
-                }
-            }
-        }
-        Ok(())
+        self.set_text(parsed, value.trim())
+            .map_err(|message| ConfigError::new(Some(parsed.name()), message))
     }
 
-    /// Sets one key from a JSON value; `null` must be filtered out by the caller.
-    pub(crate) fn set_json(
-        &mut self,
-        key: Key,
-        value: &serde_json::Value,
-    ) -> Result<(), ValueError> {
-        use serde_json::Value;
-        let number = |value: &Value| {
-            value
-                .as_f64()
-                .ok_or(ValueError::WrongType(json_type(value)))
-        };
-        let count = |value: &Value| -> Result<usize, ValueError> {
-            // Only a JSON integer is a count; 2.5 or 2.0 are numbers of the wrong kind.
-            match value {
-                Value::Number(n) => match n.as_u64() {
-                    Some(v) if v >= 1 && v <= u64::from(u32::MAX) => Ok(v as usize),
-                    _ => Err(ValueError::Invalid(format!(
-                        "must be an integer >= 1, got {n}"
-                    ))),
-                },
-                other => Err(ValueError::WrongType(json_type(other))),
-            }
-        };
-        match key {
-            Key::MaxL2Distance => self.max_l2_distance = Some(number(value)?),
-            Key::PreciseThreshold => self.precise_threshold = Some(number(value)?),
-            Key::HighlyRelevantThreshold => self.highly_relevant_threshold = Some(number(value)?),
-            Key::ReferenceThreshold => self.reference_threshold = Some(number(value)?),
-            Key::ReturnN => self.return_n = Some(count(value)?),
-            Key::MaxChunksPerDocument => self.max_chunks_per_document = Some(count(value)?),
-            Key::ExcerptMaxChars => self.excerpt_max_chars = Some(count(value)?),
-            Key::HybridQuality => match value {
-                Value::String(s) => {
-                    self.hybrid_quality = Some(HybridQuality::parse(s).ok_or_else(|| {
-                        ValueError::Invalid(format!(
-                            "expected rank, denseWhenPresent or maxRankDense, got {s:?}"
-                        ))
-                    })?)
-                }
-                other => return Err(ValueError::WrongType(json_type(other))),
-            },
-            Key::UseTraceOptions => match value {
-                Value::Bool(b) => self.use_trace_options = *b,
-                other => return Err(ValueError::WrongType(json_type(other))),
-            },
-        }
-        Ok(())
-    }
-
-    /// Layers `other` over `self`: every key `other` sets wins.
-    pub fn apply(&mut self, other: &Settings) {
-        fn over<T: Copy>(base: &mut Option<T>, top: Option<T>) {
-            if top.is_some() {
-                *base = top;
-            }
-        }
-        over(&mut self.max_l2_distance, other.max_l2_distance);
-        over(&mut self.return_n, other.return_n);
-        over(
-            &mut self.max_chunks_per_document,
-            other.max_chunks_per_document,
-        );
-        over(&mut self.excerpt_max_chars, other.excerpt_max_chars);
-        over(&mut self.precise_threshold, other.precise_threshold);
-        over(
-            &mut self.highly_relevant_threshold,
-            other.highly_relevant_threshold,
-        );
-        over(&mut self.reference_threshold, other.reference_threshold);
-        over(&mut self.hybrid_quality, other.hybrid_quality);
-        self.use_trace_options = other.use_trace_options;
-    }
-
-    /// True when no configuration key is set.
-    pub fn is_empty(&self) -> bool {
-        self.max_l2_distance.is_none()
-            && self.return_n.is_none()
-            && self.max_chunks_per_document.is_none()
-            && self.excerpt_max_chars.is_none()
-            && self.precise_threshold.is_none()
-            && self.highly_relevant_threshold.is_none()
-            && self.reference_threshold.is_none()
-            && self.hybrid_quality.is_none()
-    }
-
-    fn overlay(&self, config: &mut Config) {
-        if let Some(v) = self.max_l2_distance {
-            config.max_l2_distance = v;
-        }
-        if let Some(v) = self.return_n {
-            config.return_n = v;
-        }
-        if let Some(v) = self.max_chunks_per_document {
-            config.max_chunks_per_document = v;
-        }
-        if let Some(v) = self.excerpt_max_chars {
-            config.excerpt_max_chars = v;
-        }
-        if let Some(v) = self.precise_threshold {
-            config.precise_threshold = v;
-        }
-        if let Some(v) = self.highly_relevant_threshold {
-            config.highly_relevant_threshold = v;
-        }
-        if let Some(v) = self.reference_threshold {
-            config.reference_threshold = v;
-        }
-        if let Some(v) = self.hybrid_quality {
-            config.hybrid_quality = v;
-        }
-    }
-}
-
-fn expected_type(key: Key) -> &'static str {
-    match key {
-        Key::MaxL2Distance
-        | Key::PreciseThreshold
-        | Key::HighlyRelevantThreshold
-        | Key::ReferenceThreshold => "a number",
-        Key::ReturnN | Key::MaxChunksPerDocument | Key::ExcerptMaxChars => "an integer >= 1",
-        Key::HybridQuality => "a string",
-        Key::UseTraceOptions => "a boolean",
+    /// The keys these settings override, in [`Key::ALL`] order, with their values
+    /// (written as [`Settings::set`] reads them back).
+    pub fn overrides(&self) -> impl Iterator<Item = (Key, Value)> + '_ {
+        Key::ALL
+            .iter()
+            .filter_map(|&key| self.value(key).map(|value| (key, value)))
     }
 }
 
@@ -445,40 +560,12 @@ impl Config {
         Self::merged(&Settings::default(), user)
     }
 
+    /// Each key within its bounds, then the thresholds in order.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !(self.max_l2_distance.is_finite() && self.max_l2_distance > 0.0) {
-            return Err(ConfigError::new(
-                Some("maxL2Distance"),
-                format!("must be > 0 and finite, got {}", self.max_l2_distance),
-            ));
-        }
-        for (key, value) in [
-            ("returnN", self.return_n),
-            ("maxChunksPerDocument", self.max_chunks_per_document),
-            ("excerptMaxChars", self.excerpt_max_chars),
-        ] {
-            if value < 1 {
-                return Err(ConfigError::new(
-                    Some(key),
-                    format!("must be an integer >= 1, got {value}"),
-                ));
-            }
-        }
-        for (key, value) in [
-            ("preciseThreshold", self.precise_threshold),
-            ("highlyRelevantThreshold", self.highly_relevant_threshold),
-            ("referenceThreshold", self.reference_threshold),
-        ] {
-            if !(0.0..=1.0).contains(&value) {
-                return Err(ConfigError::new(
-                    Some(key),
-                    format!("must be in [0, 1], got {value}"),
-                ));
-            }
-        }
+        self.check_bounds()?;
         if self.precise_threshold < self.highly_relevant_threshold {
             return Err(ConfigError::new(
-                Some("preciseThreshold"),
+                Some(Key::PreciseThreshold.name()),
                 format!(
                     "must be >= highlyRelevantThreshold ({} < {})",
                     self.precise_threshold, self.highly_relevant_threshold
@@ -487,7 +574,7 @@ impl Config {
         }
         if self.highly_relevant_threshold < self.reference_threshold {
             return Err(ConfigError::new(
-                Some("highlyRelevantThreshold"),
+                Some(Key::HighlyRelevantThreshold.name()),
                 format!(
                     "must be >= referenceThreshold ({} < {})",
                     self.highly_relevant_threshold, self.reference_threshold
@@ -556,6 +643,43 @@ mod tests {
         assert!(user.set("nope", "1").is_err());
         assert!(user.set("hybridQuality", "max_rank_dense").is_ok());
         assert_eq!(user.hybrid_quality, Some(HybridQuality::MaxRankDense));
+    }
+
+    /// Every key reads back what it lists, in both spellings, and `put`/`value` agree.
+    #[test]
+    fn every_key_round_trips_through_its_text() {
+        let settings = Settings {
+            max_l2_distance: Some(0.6),
+            return_n: Some(3),
+            max_chunks_per_document: Some(1),
+            excerpt_max_chars: Some(40),
+            precise_threshold: Some(0.95),
+            highly_relevant_threshold: Some(0.7),
+            reference_threshold: Some(0.25),
+            hybrid_quality: Some(HybridQuality::DenseWhenPresent),
+            use_trace_options: false,
+        };
+        let listed: Vec<(Key, Value)> = settings.overrides().collect();
+        assert_eq!(listed.len(), Key::ALL.len());
+        let mut camel = Settings::default();
+        let mut snake = Settings::default();
+        let mut put = Settings::default();
+        for (key, value) in listed {
+            camel.set(key.name(), &value.to_string()).unwrap();
+            snake.set(key.snake_name(), &value.to_string()).unwrap();
+            assert!(put.put(key, value));
+            assert_eq!(Key::parse(key.snake_name()), Some(key));
+        }
+        assert_eq!(camel, settings);
+        assert_eq!(snake, settings);
+        assert_eq!(put, settings);
+        assert_eq!(Settings::default().overrides().count(), 0);
+        assert!(!put.put(Key::ReturnN, Value::Number(2.0)));
+        assert_eq!(
+            Config::default().value(Key::ExcerptMaxChars),
+            Some(Value::Count(300))
+        );
+        assert_eq!(Config::default().value(Key::UseTraceOptions), None);
     }
 
     #[test]

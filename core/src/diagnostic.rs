@@ -11,6 +11,17 @@ pub enum Severity {
     Error,
 }
 
+impl Severity {
+    /// The lowercase word every output uses: `info`, `warning`, `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
 /// A finding about one trace or one input, located by a JSON pointer
 /// (`/traces/3/candidates/0/originalRank`) when it has a place in the input.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,6 +1,5 @@
 //! Legacy comparison (contract section 5): what the removed keyword boosts would have done.
 
-use crate::input::Candidate;
 use serde::Serialize;
 
 /// Per trace, when at least two valid candidates carry a finite `finalScore`.
@@ -37,36 +36,39 @@ pub fn kendall_tau(legacy: &[usize]) -> Option<f64> {
     Some((concordant - discordant) as f64 / pairs)
 }
 
-/// Sets `legacy_position` and `displacement` on the candidates that take part and
-/// returns the trace summary; `valid_sorted` is the valid candidates in section 3.3 order.
-pub fn legacy_positions(
-    candidates: &mut [Candidate],
-    valid_sorted: &[usize],
-) -> Option<LegacySummary> {
-    let scored: Vec<usize> = valid_sorted
+/// Where one candidate would have stood by `finalScore`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LegacyPlace {
+    /// 1-based position in `finalScore` order among the candidates that take part.
+    pub position: usize,
+    /// Rank position minus legacy position: positive when the boosts moved it up.
+    pub displacement: i64,
+}
+
+/// The legacy comparison of one trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegacyComparison {
+    /// One entry per score given, `None` for a candidate without a finite `finalScore`.
+    pub places: Vec<Option<LegacyPlace>>,
+    pub summary: LegacySummary,
+}
+
+/// The comparison from the `finalScore`s of the valid candidates in section 3.3 order;
+/// `None` unless at least two of them are finite.
+pub fn legacy_positions(final_scores: &[Option<f64>]) -> Option<LegacyComparison> {
+    let scored: Vec<(usize, f64)> = final_scores
         .iter()
-        .copied()
-        .filter(|&i| {
-            candidates
-                .get(i)
-                .and_then(|c| c.final_score)
-                .is_some_and(f64::is_finite)
-        })
+        .enumerate()
+        .filter_map(|(at, score)| score.filter(|s| s.is_finite()).map(|s| (at, s)))
         .collect();
     if scored.len() < 2 {
         return None;
     }
-    let score = |i: usize| {
-        candidates
-            .get(i)
-            .and_then(|c| c.final_score)
-            .unwrap_or(f64::NEG_INFINITY)
-    };
     // Sort rank positions by finalScore descending; the stable sort keeps rank order on ties.
     let mut by_score: Vec<usize> = (0..scored.len()).collect();
     by_score.sort_by(|&a, &b| {
-        let (sa, sb) = (score(scored[a]), score(scored[b]));
-        sb.total_cmp(&sa)
+        let score = |i: usize| scored.get(i).map_or(f64::NEG_INFINITY, |s| s.1);
+        score(b).total_cmp(&score(a))
     });
     let mut legacy_of_rank_pos = vec![0usize; scored.len()];
     for (legacy_pos, &rank_pos) in by_score.iter().enumerate() {
@@ -74,8 +76,9 @@ pub fn legacy_positions(
             *slot = legacy_pos;
         }
     }
+    let mut places = vec![None; final_scores.len()];
     let mut promoted = 0;
-    for (rank_pos, &index) in scored.iter().enumerate() {
+    for (rank_pos, &(at, _)) in scored.iter().enumerate() {
         let legacy_pos = legacy_of_rank_pos
             .get(rank_pos)
             .copied()
@@ -84,15 +87,20 @@ pub fn legacy_positions(
         if displacement > 0 {
             promoted += 1;
         }
-        if let Some(c) = candidates.get_mut(index) {
-            c.legacy_position = Some(legacy_pos + 1);
-            c.displacement = Some(displacement);
+        if let Some(slot) = places.get_mut(at) {
+            *slot = Some(LegacyPlace {
+                position: legacy_pos + 1,
+                displacement,
+            });
         }
     }
-    Some(LegacySummary {
-        kendall_tau: kendall_tau(&legacy_of_rank_pos).unwrap_or(1.0),
-        promoted,
-        compared: scored.len(),
+    Some(LegacyComparison {
+        places,
+        summary: LegacySummary {
+            kendall_tau: kendall_tau(&legacy_of_rank_pos).unwrap_or(1.0),
+            promoted,
+            compared: scored.len(),
+        },
     })
 }
 
@@ -106,5 +114,27 @@ mod tests {
         assert_eq!(kendall_tau(&[3, 2, 1, 0]), Some(-1.0));
         assert_eq!(kendall_tau(&[1, 0, 2]), Some(1.0 / 3.0));
         assert_eq!(kendall_tau(&[0]), None);
+    }
+
+    #[test]
+    fn places_follow_the_final_scores() {
+        let Some(cmp) = legacy_positions(&[Some(0.2), None, Some(0.9), Some(f64::NAN), Some(0.5)])
+        else {
+            panic!("three finite scores take part");
+        };
+        let place = |position, displacement| {
+            Some(LegacyPlace {
+                position,
+                displacement,
+            })
+        };
+        assert_eq!(
+            cmp.places,
+            [place(3, -2), None, place(1, 1), None, place(2, 1)]
+        );
+        assert_eq!(cmp.summary.promoted, 2);
+        assert_eq!(cmp.summary.compared, 3);
+        assert_eq!(cmp.summary.kendall_tau, -1.0 / 3.0);
+        assert_eq!(legacy_positions(&[Some(1.0), None]), None);
     }
 }

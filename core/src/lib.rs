@@ -4,6 +4,8 @@
 //! Read with [`input::parse_documents`] once, then call [`analyze`] as often as the
 //! settings change: nothing is re-parsed.
 
+#![warn(unreachable_pub)]
+
 pub mod analysis;
 pub mod batch;
 pub mod calibration;
@@ -19,14 +21,16 @@ pub mod pipeline;
 pub mod quality;
 pub mod report;
 pub mod testdata;
+pub mod trace_analysis;
 
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod wasm;
 
-pub use analysis::{analyze, Analysis, Block, EvidenceComparison, Stages, TraceAnalysis};
+pub use analysis::{analyze, Analysis};
 pub use batch::{BatchWarning, ModeSummary, Summary, SweepPoint};
 pub use config::{Config, ConfigError, HybridQuality, Settings};
 pub use input::{parse_document, parse_documents, parse_value, ParsedBatch, Trace};
 pub use legacy::LegacySummary;
 pub use outcome::Level;
 pub use pipeline::Status;
+pub use trace_analysis::{Block, EvidenceComparison, Stages, TraceAnalysis};

@@ -5,7 +5,7 @@
 //! `returnN` are applied, in one pass.
 
 use crate::config::Config;
-use crate::input::{hot_of, Candidate, Hot, Trace};
+use crate::input::{hot_of, Hot, Trace};
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
@@ -43,31 +43,6 @@ pub struct Decision {
     pub accepted_rank: Option<usize>,
 }
 
-/// Walks the candidates in section 3.3 order and decides each one.
-pub fn decide(trace: &Trace, config: &Config) -> Vec<Decision> {
-    let mut out = Vec::with_capacity(trace.order.len());
-    decide_each(trace, config, &mut Vec::new(), |_, decision| {
-        out.push(decision)
-    });
-    out
-}
-
-/// [`decide`] without the intermediate list: calls `each` per candidate in order.
-/// `per_doc` is scratch space, reused across traces so a recompute allocates less.
-pub fn decide_each(
-    trace: &Trace,
-    config: &Config,
-    per_doc: &mut Vec<usize>,
-    mut each: impl FnMut(&Candidate, Decision),
-) {
-    let mut rebuilt = Vec::new();
-    decide_hot(trace, config, per_doc, &mut rebuilt, |hot, decision| {
-        if let Some(c) = trace.candidates.get(hot.index) {
-            each(c, decision);
-        }
-    });
-}
-
 /// The trace's hot entries: the ones made at parse time, or, when a caller has changed
 /// `order` since (the lengths no longer agree), entries rebuilt into `rebuilt`.
 pub(crate) fn hot_entries<'a>(trace: &'a Trace, rebuilt: &'a mut Vec<Hot>) -> &'a [Hot] {
@@ -79,9 +54,10 @@ pub(crate) fn hot_entries<'a>(trace: &'a Trace, rebuilt: &'a mut Vec<Hot>) -> &'
     }
 }
 
-/// The walk of [`decide_each`] over the trace's contiguous [`Hot`] entries: reads no
-/// candidate, so a recompute does not chase a pointer per candidate to decide.
-/// `rebuilt` is scratch for [`hot_entries`].
+/// Walks the candidates in section 3.3 order and decides each one, calling `each` per
+/// candidate. Reads the trace's contiguous [`Hot`] entries, not the candidates, so a
+/// recompute does not chase a pointer per candidate to decide. `per_doc` and `rebuilt`
+/// (for [`hot_entries`]) are scratch space, reused across traces.
 pub(crate) fn decide_hot(
     trace: &Trace,
     config: &Config,
@@ -232,6 +208,15 @@ impl Serialize for StatusReason {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every candidate's decision, in section 3.3 order.
+    fn decide(trace: &Trace, config: &Config) -> Vec<Decision> {
+        let mut out = Vec::new();
+        decide_hot(trace, config, &mut Vec::new(), &mut Vec::new(), |_, d| {
+            out.push(d)
+        });
+        out
+    }
 
     #[test]
     fn truncation_counts_scalar_values_and_keeps_whitespace() {

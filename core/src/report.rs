@@ -69,11 +69,7 @@ pub fn golden_markdown(report: &GoldenReport) -> String {
     if !report.diagnostics.is_empty() {
         let _ = writeln!(out, "\n## Findings about the cases file\n");
         for d in &report.diagnostics {
-            let sev = match d.severity {
-                crate::diagnostic::Severity::Info => "info",
-                crate::diagnostic::Severity::Warning => "warning",
-                crate::diagnostic::Severity::Error => "error",
-            };
+            let sev = d.severity.as_str();
             let at = d
                 .path
                 .as_deref()

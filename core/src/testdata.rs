@@ -329,17 +329,6 @@ pub fn generate_cases(trace_count: usize, candidates_per_trace: usize, seed: u64
     serde_json::to_string_pretty(&CasesFile { cases }).unwrap_or_default()
 }
 
-/// The same traces as JSON Lines, one trace per line.
-pub fn generate_jsonl(traces: usize, candidates_per_trace: usize, seed: u64) -> String {
-    let mut rng = Rng(seed);
-    let mut out = String::new();
-    for i in 0..traces {
-        out.push_str(&trace(&mut rng, i + 1, candidates_per_trace).to_string());
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,9 +342,6 @@ mod tests {
         assert!(batch.errors.is_empty());
         assert_eq!(batch.traces.len(), 5);
         assert_eq!(batch.candidate_count(), 50);
-        let lines = crate::input::parse_document("gen.jsonl", &generate_jsonl(4, 3, 1));
-        assert!(lines.errors.is_empty());
-        assert_eq!(lines.traces.len(), 4);
     }
 
     /// The generated cases link to the generated traces and reach every level.

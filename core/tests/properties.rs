@@ -167,8 +167,7 @@ proptest! {
         let baseline = analyze(&batch, &baseline_settings, false).unwrap();
         let current = analyze(&batch, &settings, false).unwrap();
         let (b, t) = (&baseline.traces[0], &current.traces[0]);
-        prop_assert_eq!(t.blocks().count(), t.block_count());
-        prop_assert_eq!(t.block_count(), t.trace.candidates.len());
+        prop_assert_eq!(t.blocks().count(), t.trace.candidates.len());
         let n = t.trace.candidates.len();
         for block in t.blocks() {
             let expected = match block.original_rank {
@@ -193,7 +192,7 @@ proptest! {
         };
         let (was, now) = (accepted_rank(b), accepted_rank(t));
         let changes = compare::block_changes(b, t);
-        prop_assert_eq!(changes.len(), t.block_count());
+        prop_assert_eq!(changes.len(), t.blocks().count());
         for (block, change) in t.blocks().zip(changes) {
             let i = block.input_index;
             let expected = match (was.get(&i).copied(), now.get(&i).copied()) {

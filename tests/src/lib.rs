@@ -1,5 +1,7 @@
 //! Shared fixtures for ragtrace's cross-crate tests.
 
+#![warn(unreachable_pub)]
+
 use std::path::PathBuf;
 
 /// The folder holding the fixture files.

@@ -4,12 +4,14 @@
 //! `analyze` on every knob change); the page only lays it out. Trace text is
 //! always rendered as text nodes, never as HTML, and nothing uses the network.
 
+#![warn(unreachable_pub)]
+
 pub mod browser;
 pub mod components;
 pub mod format;
-pub mod persist;
+pub(crate) mod persist;
 pub mod samples;
-pub mod state;
+pub(crate) mod state;
 
 use components::{
     baseline::BaselineComparison, distribution::Distribution, error_panel::ErrorPanel,
@@ -26,7 +28,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(restored.documents, restored.paste, restored.settings);
     persist::apply_hash(state, restored.hash);
     provide_context(state);
-    let golden = components::golden::GoldenState::new(state, restored.cases);
+    let golden = state::golden::GoldenState::new(state, restored.cases);
     provide_context(golden);
     persist::keep_in_sync(state);
     persist::keep_cases_in_sync(state, golden);
@@ -226,7 +228,7 @@ fn BatchView() -> impl IntoView {
 #[component]
 fn Downloads() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let golden = expect_context::<components::golden::GoldenState>();
+    let golden = expect_context::<state::golden::GoldenState>();
     let download_json = move |_| {
         let Some(analysis) = state.analysis.get_untracked() else {
             return;

@@ -50,7 +50,7 @@ async fn opens_with_a_full_analysis_of_the_sample() {
     let want = expected(&[("generated-500.json", &generated)], &Settings::default());
     assert!(want.traces.len() > 100);
     assert!(text(&root, ".tabs").contains(&format!("Batch ({} traces)", want.traces.len())));
-    for (level, n) in &want.summary.levels {
+    for (level, n) in &want.summary.all.levels {
         assert_eq!(shown_level_count(&root, level.as_str()), *n, "{level:?}");
     }
     // The list is virtualised: far fewer rows in the DOM than traces.
@@ -73,7 +73,7 @@ async fn pasting_a_trace_shows_its_blocks_as_the_core_computes_them() {
     // One trace: the trace view opens by itself.
     assert!(text(&root, "#trace-title").contains("req-dense-001"));
     let rows = find_all(&root, "#block-table tbody tr");
-    assert_eq!(rows.len(), trace.block_count());
+    assert_eq!(rows.len(), trace.blocks().count());
     for (row, block) in rows.iter().zip(trace.blocks()) {
         let row_text = row.text_content().unwrap_or_default();
         assert!(
@@ -99,14 +99,14 @@ async fn moving_max_l2_distance_recomputes_every_trace() {
     };
     let after = expected(&docs, &settings);
     assert_ne!(
-        before.summary.levels, after.summary.levels,
+        before.summary.all.levels, after.summary.all.levels,
         "the sample must react"
     );
 
     set_input(&root, "#knob-maxL2Distance", "0.6", "input");
     settle().await;
     for level in ragtrace_web::format::LEVELS {
-        let n = after.summary.levels.get(&level).copied().unwrap_or(0);
+        let n = after.summary.all.levels.get(&level).copied().unwrap_or(0);
         assert_eq!(shown_level_count(&root, level.as_str()), n, "{level:?}");
     }
     // The first rows of the list show the recomputed levels too.

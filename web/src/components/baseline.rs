@@ -1,7 +1,6 @@
 //! Baseline comparison: pin the current knobs, keep moving them, and see what changed.
 
 use crate::format::{level_class, LEVELS};
-use crate::persist::settings_pairs;
 use crate::state::{AppState, Shared, View};
 use leptos::prelude::*;
 use ragtrace_core::compare::level_changes;
@@ -11,15 +10,14 @@ use ragtrace_core::{Analysis, ConfigError};
 fn describe_pin(state: AppState) -> String {
     state.baseline.with(|b| {
         b.as_ref().map_or_else(String::new, |settings| {
-            let pairs = settings_pairs(settings);
+            let pairs: Vec<String> = settings
+                .overrides()
+                .map(|(key, value)| format!("{}={value}", key.name()))
+                .collect();
             if pairs.is_empty() {
                 "defaults".to_owned()
             } else {
-                pairs
-                    .into_iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                pairs.join(", ")
             }
         })
     })
@@ -27,7 +25,7 @@ fn describe_pin(state: AppState) -> String {
 
 /// Pin / unpin, in the knobs panel.
 #[component]
-pub fn PinControls() -> impl IntoView {
+pub(crate) fn PinControls() -> impl IntoView {
     let state = expect_context::<AppState>();
     let pinned = move || state.baseline.with(Option::is_some);
     view! {
@@ -65,7 +63,7 @@ const LISTED: usize = 50;
 /// In the batch view while a baseline is pinned: distributions side by side and
 /// the traces whose level changed.
 #[component]
-pub fn BaselineComparison() -> impl IntoView {
+pub(crate) fn BaselineComparison() -> impl IntoView {
     let state = expect_context::<AppState>();
     let pair = Memo::new(move |_| -> Option<Result<Pair, ConfigError>> {
         let baseline = state.baseline_analysis.get()?;

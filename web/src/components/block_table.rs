@@ -40,7 +40,7 @@ fn status_class(status: Status) -> &'static str {
 }
 
 #[component]
-pub fn BlockTable(
+pub(crate) fn BlockTable(
     trace: TraceAnalysis,
     /// One entry per block when a baseline is pinned.
     changes: Option<Vec<BlockChange>>,

@@ -5,6 +5,7 @@
 //! calibrates from those links (`calibrate_linked`, one pass and one sort).
 
 use crate::format::{count, number, optional_number};
+use crate::state::golden::GoldenState;
 use crate::state::{AppState, Shared};
 use leptos::prelude::*;
 use ragtrace_core::calibration::{
@@ -13,8 +14,6 @@ use ragtrace_core::calibration::{
 };
 use ragtrace_core::golden::CaseSet;
 use ragtrace_core::ParsedBatch;
-
-use super::golden::GoldenState;
 
 /// Bars of the top-quality histogram over [0, 1].
 const HISTOGRAM_BINS: usize = 20;

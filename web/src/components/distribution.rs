@@ -8,7 +8,7 @@ use ragtrace_core::batch::SCOPES;
 use ragtrace_core::ModeSummary;
 
 /// The batch-wide counts and each mode's, as the core splits them.
-pub type Scopes = [(&'static str, ModeSummary); 3];
+pub(crate) type Scopes = [(&'static str, ModeSummary); 3];
 
 /// A signed change as shown: `+3`, `−2` (a true minus sign), `0`.
 fn signed(change: i64) -> String {
@@ -20,12 +20,13 @@ fn signed(change: i64) -> String {
 }
 
 #[component]
-pub fn Distribution() -> impl IntoView {
+pub(crate) fn Distribution() -> impl IntoView {
     let state = expect_context::<AppState>();
     let scopes: Memo<Option<Scopes>> = Memo::new(move |_| {
-        state
-            .analysis
-            .with(|a| a.as_ref().map(|a| a.summary.scopes()))
+        state.analysis.with(|a| {
+            a.as_ref()
+                .map(|a| a.summary.scopes().map(|(name, m)| (name, m.clone())))
+        })
     });
     let of_scope = move |scope: usize, f: fn(&ModeSummary) -> usize| {
         move || {

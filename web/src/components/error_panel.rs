@@ -17,7 +17,7 @@ fn location(error: &InputError) -> String {
 }
 
 #[component]
-pub fn ErrorPanel() -> impl IntoView {
+pub(crate) fn ErrorPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let errors = Memo::new(move |_| state.parsed.with(|p| p.errors.clone()));
     let config_error = Memo::new(move |_| state.computed.with(|c| c.as_ref().err().cloned()));
@@ -60,7 +60,7 @@ pub fn ErrorPanel() -> impl IntoView {
 
 /// One located error; the Golden tab shows cases-file errors with it too.
 #[component]
-pub fn InputErrorItem(error: InputError) -> impl IntoView {
+pub(crate) fn InputErrorItem(error: InputError) -> impl IntoView {
     let excerpt = error.line_text.clone().map(|line| {
         let caret = error.caret.map(|offset| format!("{}^", " ".repeat(offset)));
         view! {

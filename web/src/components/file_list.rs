@@ -16,7 +16,7 @@ struct Row {
 }
 
 #[component]
-pub fn FileList() -> impl IntoView {
+pub(crate) fn FileList() -> impl IntoView {
     let state = expect_context::<AppState>();
     let rows = Memo::new(move |_| {
         let parsed = state.parsed.get();

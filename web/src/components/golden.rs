@@ -6,13 +6,14 @@
 use crate::browser;
 use crate::components::calibration::CalibrationPanel;
 use crate::components::error_panel::InputErrorItem;
+use crate::components::finding::DiagnosticLine;
 use crate::format::{count, number, optional_number};
 use crate::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
+use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::state::{AppState, Origin, Shared, View};
 use leptos::html;
 use leptos::prelude::*;
-use ragtrace_core::diagnostic::{InputError, Severity};
-use ragtrace_core::golden::{self, CaseReport, CaseSet, GoldenLevel, GoldenReport, LinkedBy};
+use ragtrace_core::golden::{CaseReport, GoldenLevel, GoldenReport, LinkedBy};
 use ragtrace_core::report;
 
 /// The built-in cases: the contract's example cases plus one whose document is
@@ -21,72 +22,12 @@ pub const SAMPLE_GOLDEN_CASES: &str =
     include_str!("../../../tests/fixtures/golden-cases-sample.json");
 /// The source name the sample cases are reported under.
 pub const SAMPLE_GOLDEN_SOURCE: &str = "golden-cases-sample.json";
-/// The source name of cases typed or pasted into the box.
-pub const PASTED_CASES_SOURCE: &str = "pasted cases";
-
 const GOLDEN_LEVELS: [GoldenLevel; 4] = [
     GoldenLevel::Strong,
     GoldenLevel::Medium,
     GoldenLevel::Weak,
     GoldenLevel::Miss,
 ];
-
-/// The parsed cases file: `None` while the box is empty.
-pub type ParsedCases = Option<Result<Shared<CaseSet>, Vec<InputError>>>;
-
-/// The Golden tab's signals and memos; `Copy`, provided as a context by `App`
-/// so the cases survive switching tabs.
-#[derive(Clone, Copy)]
-pub struct GoldenState {
-    /// The cases file's text (what the box shows).
-    pub text: RwSignal<String>,
-    /// Where `text` came from: a file name, the sample, or pasted text.
-    pub source: RwSignal<String>,
-    /// Which level the case table shows (`None`: all).
-    pub filter: RwSignal<Option<GoldenLevel>>,
-    pub cases: Memo<ParsedCases>,
-    /// The core's report for the cases under the current analysis.
-    pub report: Memo<Option<Shared<GoldenReport>>>,
-}
-
-impl GoldenState {
-    /// `restored`: the cases file this browser remembered (source name, text).
-    pub fn new(state: AppState, restored: Option<(String, String)>) -> Self {
-        let (name, text) =
-            restored.unwrap_or_else(|| (PASTED_CASES_SOURCE.to_owned(), String::new()));
-        let text = RwSignal::new(text);
-        let source = RwSignal::new(name);
-        let cases = Memo::new(move |_| {
-            let name = source.get();
-            text.with(|text| {
-                (!text.trim().is_empty()).then(|| golden::parse_cases(&name, text).map(Shared::new))
-            })
-        });
-        let report = Memo::new(move |_| {
-            let Some(Ok(cases)) = cases.get() else {
-                return None;
-            };
-            state.analysis.with(|analysis| {
-                analysis
-                    .as_ref()
-                    .map(|analysis| Shared::new(golden::evaluate_analysis(&cases, analysis)))
-            })
-        });
-        GoldenState {
-            text,
-            source,
-            filter: RwSignal::new(None),
-            cases,
-            report,
-        }
-    }
-
-    /// Loads a whole cases file (picked file or sample).
-    pub fn load(&self, name: String, text: String) {
-        self.source.set(name);
-        self.text.set(text);
-    }
-}
 
 /// The cases file is read as UTF-8 text; only the first picked file is used.
 fn read_cases_file(golden: GoldenState, state: AppState, files: web_sys::FileList) {
@@ -287,14 +228,6 @@ fn linked_by(linked: Option<LinkedBy>) -> &'static str {
     }
 }
 
-fn severity(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
-
 fn download_report(state: AppState, report: &GoldenReport, markdown: bool) {
     let result = if markdown {
         browser::download(
@@ -433,22 +366,7 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
                         <ul class="golden-diagnostics" id="golden-diagnostics">
                             {diagnostics
                                 .iter()
-                                .map(|d| {
-                                    let severity = severity(d.severity);
-                                    view! {
-                                        <li class=format!("finding finding-{severity}")>
-                                            <span class="badge">{severity}</span>
-                                            " "
-                                            <code>{d.code.clone()}</code>
-                                            ": "
-                                            <span class="finding-message">{d.message.clone()}</span>
-                                            {d
-                                                .path
-                                                .clone()
-                                                .map(|p| view! { " at " <code class="json-path">{p}</code> })}
-                                        </li>
-                                    }
-                                })
+                                .map(|d| view! { <DiagnosticLine diagnostic=d.clone()/> })
                                 .collect_view()}
                         </ul>
                     }

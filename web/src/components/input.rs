@@ -7,7 +7,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 #[component]
-pub fn InputPanel() -> impl IntoView {
+pub(crate) fn InputPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let file_input = NodeRef::<html::Input>::new();
     let on_files = move |ev: leptos::ev::Event| {

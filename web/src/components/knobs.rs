@@ -1,11 +1,14 @@
 //! The knobs: every configuration key of the contract, bound to the user's
 //! [`Settings`]. Each change re-runs the analysis of every loaded trace (the
 //! analysis memo in `state`), never the parse.
+//!
+//! The panel walks the core's [`Key::ALL`] and picks a control by the key's kind, so
+//! a new setting gets a knob without an edit here unless it needs a control of its own.
 
 use crate::components::baseline::PinControls;
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::config::Key;
+use ragtrace_core::config::{Bounds, Key, Kind, Value};
 use ragtrace_core::{Config, HybridQuality, Settings};
 
 /// The three thresholds, best level first; they must stay in this order.
@@ -17,11 +20,12 @@ enum Threshold {
 }
 
 impl Threshold {
-    fn key(self) -> Key {
-        match self {
-            Threshold::Precise => Key::PreciseThreshold,
-            Threshold::HighlyRelevant => Key::HighlyRelevantThreshold,
-            Threshold::Reference => Key::ReferenceThreshold,
+    fn of(key: Key) -> Option<Threshold> {
+        match key {
+            Key::PreciseThreshold => Some(Threshold::Precise),
+            Key::HighlyRelevantThreshold => Some(Threshold::HighlyRelevant),
+            Key::ReferenceThreshold => Some(Threshold::Reference),
+            _ => None,
         }
     }
 }
@@ -65,16 +69,28 @@ fn set_threshold(settings: &mut Settings, current: &Config, which: Threshold, va
 }
 
 fn is_set(settings: &Settings, key: Key) -> bool {
-    match key {
-        Key::MaxL2Distance => settings.max_l2_distance.is_some(),
-        Key::ReturnN => settings.return_n.is_some(),
-        Key::MaxChunksPerDocument => settings.max_chunks_per_document.is_some(),
-        Key::ExcerptMaxChars => settings.excerpt_max_chars.is_some(),
-        Key::PreciseThreshold => settings.precise_threshold.is_some(),
-        Key::HighlyRelevantThreshold => settings.highly_relevant_threshold.is_some(),
-        Key::ReferenceThreshold => settings.reference_threshold.is_some(),
-        Key::HybridQuality => settings.hybrid_quality.is_some(),
-        Key::UseTraceOptions => !settings.use_trace_options,
+    settings.value(key).is_some()
+}
+
+/// A slider's (min, max, step) for a number within `bounds`.
+fn slider_range(bounds: Option<Bounds>) -> (f64, f64, f64) {
+    match bounds {
+        Some(Bounds::Unit) => (0.0, 1.0, 0.01),
+        _ => (0.05, 2.0, 0.01),
+    }
+}
+
+fn number_of(config: &Config, key: Key) -> f64 {
+    match config.value(key) {
+        Some(Value::Number(v)) => v,
+        _ => 0.0,
+    }
+}
+
+fn count_of(config: &Config, key: Key) -> usize {
+    match config.value(key) {
+        Some(Value::Count(v)) => v,
+        _ => 1,
     }
 }
 
@@ -83,7 +99,7 @@ fn key_id(key: Key) -> String {
 }
 
 #[component]
-pub fn Knobs() -> impl IntoView {
+pub(crate) fn Knobs() -> impl IntoView {
     let state = expect_context::<AppState>();
     // What the knobs show: the core's configuration for the current settings, or
     // the last valid one while the settings are invalid.
@@ -93,37 +109,35 @@ pub fn Knobs() -> impl IntoView {
             Err(_) => previous.copied().unwrap_or_default(),
         }
     });
-    let update = move |f: &dyn Fn(&mut Settings)| state.settings.update(|s| f(s));
-
-    let threshold = move |which: Threshold, label: &'static str| {
-        let key = which.key();
-        let value = Signal::derive(move || {
-            let c = shown.get();
-            match which {
-                Threshold::Precise => c.precise_threshold,
-                Threshold::HighlyRelevant => c.highly_relevant_threshold,
-                Threshold::Reference => c.reference_threshold,
+    let knob = move |key: Key| match key.kind() {
+        Kind::Number => {
+            let (min, max, step) = slider_range(key.bounds());
+            let value = Signal::derive(move || number_of(&shown.get(), key));
+            let on_set = Callback::new(move |v: f64| {
+                let current = shown.get_untracked();
+                state.settings.update(|s| match Threshold::of(key) {
+                    Some(which) => set_threshold(s, &current, which, v),
+                    None => {
+                        s.put(key, Value::Number(v));
+                    }
+                });
+            });
+            view! {
+                <SliderKnob key=key min=min max=max step=step value=value on_set=on_set/>
             }
-        });
-        let on_set = Callback::new(move |v: f64| {
-            let current = shown.get_untracked();
-            update(&|s| set_threshold(s, &current, which, v));
-        });
-        view! {
-            <SliderKnob key=key label=label min=0.0 max=1.0 step=0.01 value=value on_set=on_set/>
+            .into_any()
         }
-    };
-
-    let max_l2 = Signal::derive(move || shown.get().max_l2_distance);
-    let set_max_l2 = Callback::new(move |v: f64| update(&|s| s.max_l2_distance = Some(v)));
-
-    let stepper = move |key: Key,
-                        label: &'static str,
-                        get: fn(&Config) -> usize,
-                        set: fn(&mut Settings, usize)| {
-        let value = Signal::derive(move || get(&shown.get()));
-        let on_set = Callback::new(move |v: usize| update(&|s| set(s, v)));
-        view! { <StepperKnob key=key label=label value=value on_set=on_set/> }
+        Kind::Count => {
+            let value = Signal::derive(move || count_of(&shown.get(), key));
+            let on_set = Callback::new(move |v: usize| {
+                state.settings.update(|s| {
+                    s.put(key, Value::Count(v));
+                })
+            });
+            view! { <StepperKnob key=key value=value on_set=on_set/> }.into_any()
+        }
+        Kind::HybridQuality => view! { <HybridQualityKnob shown=shown/> }.into_any(),
+        Kind::Switch => view! { <TraceOptionsSwitch key=key/> }.into_any(),
     };
 
     view! {
@@ -138,49 +152,7 @@ pub fn Knobs() -> impl IntoView {
                     "Reset to defaults"
                 </button>
             </div>
-            <SliderKnob
-                key=Key::MaxL2Distance
-                label="maxL2Distance"
-                min=0.05
-                max=2.0
-                step=0.01
-                value=max_l2
-                on_set=set_max_l2
-            />
-            {threshold(Threshold::Precise, "preciseThreshold")}
-            {threshold(Threshold::HighlyRelevant, "highlyRelevantThreshold")}
-            {threshold(Threshold::Reference, "referenceThreshold")}
-            {stepper(Key::ReturnN, "returnN", |c| c.return_n, |s, v| s.return_n = Some(v))}
-            {stepper(
-                Key::MaxChunksPerDocument,
-                "maxChunksPerDocument",
-                |c| c.max_chunks_per_document,
-                |s, v| s.max_chunks_per_document = Some(v),
-            )}
-            {stepper(
-                Key::ExcerptMaxChars,
-                "excerptMaxChars",
-                |c| c.excerpt_max_chars,
-                |s, v| s.excerpt_max_chars = Some(v),
-            )}
-            <HybridQualityKnob shown=shown/>
-            <label class="switch">
-                <input
-                    type="checkbox"
-                    role="switch"
-                    id=key_id(Key::UseTraceOptions)
-                    prop:checked=move || state.settings.with(|s| s.use_trace_options)
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        state.settings.update(|s| s.use_trace_options = on);
-                    }
-                />
-                <span>"Use each trace's recorded options"</span>
-            </label>
-            <p class="hint">
-                "When on, a trace's own " <code>"options"</code>
-                " apply under the settings you change here."
-            </p>
+            {Key::ALL.iter().map(|&key| knob(key)).collect_view()}
             <PinControls/>
         </section>
     }
@@ -191,7 +163,6 @@ pub fn Knobs() -> impl IntoView {
 #[component]
 fn SliderKnob(
     key: Key,
-    label: &'static str,
     min: f64,
     max: f64,
     step: f64,
@@ -199,6 +170,7 @@ fn SliderKnob(
     on_set: Callback<f64>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
+    let label = key.name();
     let id = key_id(key);
     let entry_id = format!("{id}-entry");
     let overridden = move || state.settings.with(|s| is_set(s, key));
@@ -241,11 +213,11 @@ fn SliderKnob(
 #[component]
 fn StepperKnob(
     key: Key,
-    label: &'static str,
     #[prop(into)] value: Signal<usize>,
     on_set: Callback<usize>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
+    let label = key.name();
     let id = key_id(key);
     let overridden = move || state.settings.with(|s| is_set(s, key));
     view! {
@@ -287,35 +259,59 @@ fn StepperKnob(
     }
 }
 
+/// The switch "use each trace's recorded options".
+#[component]
+fn TraceOptionsSwitch(key: Key) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <label class="switch">
+            <input
+                type="checkbox"
+                role="switch"
+                id=key_id(key)
+                prop:checked=move || state.settings.with(|s| s.use_trace_options)
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    state.settings.update(|s| s.use_trace_options = on);
+                }
+            />
+            <span>"Use each trace's recorded options"</span>
+        </label>
+        <p class="hint">
+            "When on, a trace's own " <code>"options"</code>
+            " apply under the settings you change here."
+        </p>
+    }
+}
+
+/// A choice's label and tooltip.
+fn describe(mode: HybridQuality) -> (&'static str, &'static str) {
+    match mode {
+        HybridQuality::Rank => ("rank", "The service's behaviour: (n - r + 1) / n"),
+        HybridQuality::DenseWhenPresent => (
+            "dense when present",
+            "What-if: the dense formula on denseDistance when a hit carries one",
+        ),
+        HybridQuality::MaxRankDense => (
+            "max(rank, dense)",
+            "What-if: the larger of rank and dense quality",
+        ),
+    }
+}
+
 /// A segmented control (radio group) for `hybridQuality`.
 #[component]
 fn HybridQualityKnob(shown: Memo<Config>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let options = [
-        (
-            HybridQuality::Rank,
-            "rank",
-            "The service's behaviour: (n - r + 1) / n",
-        ),
-        (
-            HybridQuality::DenseWhenPresent,
-            "dense when present",
-            "What-if: the dense formula on denseDistance when a hit carries one",
-        ),
-        (
-            HybridQuality::MaxRankDense,
-            "max(rank, dense)",
-            "What-if: the larger of rank and dense quality",
-        ),
-    ];
     let overridden = move || state.settings.with(|s| is_set(s, Key::HybridQuality));
     view! {
         <fieldset class="knob segmented" class:overridden=overridden>
             <legend>"hybridQuality"</legend>
             <div class="segments">
-                {options
+                {HybridQuality::ALL
                     .into_iter()
-                    .map(|(mode, text, title)| {
+                    .map(|mode| {
+                        let (text, title) = describe(mode);
                         view! {
                             <label class="segment" title=title>
                                 <input

@@ -9,7 +9,7 @@ use ragtrace_core::{Config, SweepPoint};
 
 /// The sweep of one group of traces.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SweepLine {
+pub(crate) struct SweepLine {
     pub name: &'static str,
     pub class: &'static str,
     pub points: Vec<SweepPoint>,
@@ -17,14 +17,14 @@ pub struct SweepLine {
 
 /// Marked vertical lines: the thresholds in force.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Marker {
+pub(crate) struct Marker {
     pub name: &'static str,
     pub class: &'static str,
     pub at: f64,
 }
 
 #[component]
-pub fn SweepPanel() -> impl IntoView {
+pub(crate) fn SweepPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     // From the core's per-scope sweep counts: no pass over the traces here. Compared
     // by value, so moving a threshold (which moves no top quality) redraws nothing.
@@ -120,7 +120,7 @@ fn points_attr(points: &[SweepPoint]) -> String {
 }
 
 #[component]
-pub fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
+pub(crate) fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
     // Which lines and markers exist changes far less often than where they run: the
     // elements stay and a knob change rewrites only their coordinates and labels.
     let line_kinds = Memo::new(move |_| {

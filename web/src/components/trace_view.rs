@@ -2,16 +2,16 @@
 //! the stages, every block, the recorded evidence, and the trace's diagnostics.
 
 use crate::components::block_table::BlockTable;
+use crate::components::finding::DiagnosticLine;
 use crate::components::waterfall::Waterfall;
 use crate::format::{self, level_class, number, optional_bool, optional_number, yes_no};
 use crate::state::{AppState, View};
 use leptos::prelude::*;
 use ragtrace_core::compare::block_changes;
-use ragtrace_core::diagnostic::Severity;
 use ragtrace_core::{EvidenceComparison, TraceAnalysis};
 
 #[component]
-pub fn TraceView(index: usize) -> impl IntoView {
+pub(crate) fn TraceView(index: usize) -> impl IntoView {
     let state = expect_context::<AppState>();
     let count = move || {
         state
@@ -264,24 +264,8 @@ fn EvidenceCompared(comparison: EvidenceComparison) -> impl IntoView {
 fn Diagnostics(trace: TraceAnalysis) -> impl IntoView {
     let items = trace
         .diagnostics()
-        .iter()
-        .map(|d| {
-            let severity = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "info",
-            };
-            view! {
-                <li class=format!("finding finding-{severity}")>
-                    <span class="badge">{severity}</span>
-                    " "
-                    <code>{d.code.clone()}</code>
-                    {d.path.clone().map(|p| view! { " at " <code class="json-path">{p}</code> })}
-                    ": "
-                    {d.message.clone()}
-                </li>
-            }
-        })
+        .into_iter()
+        .map(|d| view! { <DiagnosticLine diagnostic=d/> })
         .collect_view();
     let empty = trace.diagnostics().is_empty();
     view! {

@@ -7,14 +7,14 @@ use ragtrace_core::batch::SCOPES;
 use ragtrace_core::{Level, ModeSummary};
 
 #[component]
-pub fn Transitions() -> impl IntoView {
+pub(crate) fn Transitions() -> impl IntoView {
     let state = expect_context::<AppState>();
     let scope = RwSignal::new(0usize);
     let counts = Memo::new(move |_| {
         state.analysis.with(|a| {
             a.as_ref()
                 .and_then(|a| a.summary.scopes().into_iter().nth(scope.get()))
-                .map(|(_, counts)| counts)
+                .map(|(_, counts)| counts.clone())
         })
     });
     // The recorded levels that head the rows; `None` without an analysis. Knobs do

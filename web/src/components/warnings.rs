@@ -1,12 +1,11 @@
 //! Findings that matter across the batch, grouped by the core (one entry per code).
 
-use crate::format::count;
+use crate::components::finding::FindingLine;
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::diagnostic::Severity;
 
 #[component]
-pub fn Warnings() -> impl IntoView {
+pub(crate) fn Warnings() -> impl IntoView {
     let state = expect_context::<AppState>();
     let warnings = Memo::new(move |_| {
         state
@@ -23,23 +22,14 @@ pub fn Warnings() -> impl IntoView {
                             .get()
                             .into_iter()
                             .map(|w| {
-                                let severity = match w.severity {
-                                    Severity::Error => "error",
-                                    Severity::Warning => "warning",
-                                    Severity::Info => "info",
-                                };
-                                let examples = w.examples.join(", ");
                                 view! {
-                                    <li class=format!("finding finding-{severity}")>
-                                        <span class="badge">{severity}</span>
-                                        " "
-                                        <code>{w.code.clone()}</code>
-                                        " · "
-                                        {count(w.traces, "trace", "traces")}
-                                        ": "
-                                        <span class="finding-message">{w.message.clone()}</span>
-                                        <div class="hint">"e.g. " {examples}</div>
-                                    </li>
+                                    <FindingLine
+                                        severity=w.severity
+                                        code=w.code
+                                        message=w.message
+                                        traces=w.traces
+                                        examples=w.examples.join(", ")
+                                    />
                                 }
                             })
                             .collect_view()

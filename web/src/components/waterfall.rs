@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use ragtrace_core::Stages;
 
 #[component]
-pub fn Waterfall(stages: Stages) -> impl IntoView {
+pub(crate) fn Waterfall(stages: Stages) -> impl IntoView {
     let steps = [
         ("candidates", "candidates", stages.candidates, "stage-all"),
         ("invalid", "invalid rank", stages.invalid, "stage-removed"),

@@ -6,11 +6,13 @@
 //! documents change, `ragtrace_core::analyze` only when the parsed batch or the
 //! knobs change. Every number the page shows comes out of those memos.
 
+pub(crate) mod golden;
+
 use crate::samples::Sample;
 use leptos::prelude::*;
 use ragtrace_core::input::{parse_documents, DocumentSummary};
 use ragtrace_core::label::CanonicalLabel;
-use ragtrace_core::{analyze, Analysis, ConfigError, Level, ParsedBatch, Settings, TraceAnalysis};
+use ragtrace_core::{analyze, Analysis, ConfigError, Level, ParsedBatch, Settings};
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -70,7 +72,7 @@ pub struct Document {
 }
 
 /// The source name the pasted text is analysed under.
-pub const PASTE_SOURCE: &str = "pasted text";
+pub(crate) const PASTE_SOURCE: &str = "pasted text";
 
 /// What the main area shows. New views (a golden-evaluation tab) are new variants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -339,12 +341,12 @@ impl AppState {
 /// A document that produced no trace and at least one error could not be read
 /// at all (malformed JSON, empty, wrong top-level shape): analysing without it
 /// would silently drop it, so the page keeps the last good analysis instead.
-pub fn has_unreadable_document(documents: &[DocumentSummary]) -> bool {
+pub(crate) fn has_unreadable_document(documents: &[DocumentSummary]) -> bool {
     documents.iter().any(|d| d.errors > 0 && d.traces == 0)
 }
 
 /// The sample the page opens with, so a first visitor sees a full analysis.
-pub fn opening_document(id: u64) -> Document {
+pub(crate) fn opening_document(id: u64) -> Document {
     let sample = Sample::OPENING;
     Document {
         id,
@@ -355,9 +357,4 @@ pub fn opening_document(id: u64) -> Document {
             opening: true,
         },
     }
-}
-
-/// The same trace in the baseline analysis (same batch, so same index).
-pub fn baseline_trace(baseline: &Analysis, index: usize) -> Option<&TraceAnalysis> {
-    baseline.traces.get(index)
 }

@@ -1,0 +1,125 @@
+//! Reading traces (contract section 1): every document shape, both field spellings,
+//! `null` as absent, wrong types as located diagnostics, unknown fields kept.
+//!
+//! Parsing is one typed pass over the text (serde visitors, no intermediate
+//! `serde_json::Value` except for unknown fields), and everything that does not
+//! depend on the configuration is computed here once, so that re-analysing with
+//! new settings never re-parses.
+//!
+//! JSON pointers: a trace in a single document has the prefix `""`, in an array
+//! `/3`, in a wrapper `/traces/3`; an embedded LookupResult trace adds `/trace`.
+//! In JSON Lines the prefix is `/<0-based line index>` (empty lines counted), so
+//! `/3/candidates/0/originalRank` is on line 4; [`Trace::line`] holds the 1-based line.
+//!
+//! Here: the entry points. `model`: the types every later stage reads. `scalar`: loose
+//! values and the readers of one field. `visitors`: the serde visitors and key tables.
+//! `builder`: raw objects to traces (a RerankTrace's shape). `lookup`: a
+//! LookupResult's shapes. `derive`: what no setting changes, computed once.
+
+/// Implements the non-map, non-seq visits of a visitor whose value is "not what we wanted".
+macro_rules! other_values {
+    ($out:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($out("boolean"))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($out("number"))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($out("number"))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($out("number"))
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($out("string"))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($out("null"))
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok($out("null"))
+        }
+    };
+}
+
+mod builder;
+mod derive;
+mod lookup;
+mod model;
+mod scalar;
+mod visitors;
+
+use builder::Builder;
+use serde::de::DeserializeSeed;
+use serde_json::Value;
+use visitors::TopSeed;
+
+pub(crate) use model::{hot_of, Hot};
+pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
+
+/// Reads several documents (source name, full text) as one batch.
+pub fn parse_documents(docs: &[(String, String)]) -> ParsedBatch {
+    ParsedBatch::concat(
+        docs.iter()
+            .map(|(source, text)| parse_document(source, text)),
+    )
+}
+
+/// Reads one document of any shape of section 1.
+pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut builder = Builder::new(source);
+    if text.trim().is_empty() {
+        builder.fail(None, None, None, "the document is empty".into(), None);
+    } else if looks_like_json_lines(text) {
+        parse_json_lines(&mut builder, text);
+    } else {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let parsed = TopSeed { nested: false }
+            .deserialize(&mut de)
+            .and_then(|top| de.end().map(|()| top));
+        match parsed {
+            Ok(top) => builder.top(top, "", None),
+            Err(err) => builder.json_error(&err, text, 0),
+        }
+    }
+    builder.finish()
+}
+
+/// Reads an already-parsed JSON value (the JS API passes objects).
+pub fn parse_value(source: &str, value: &Value) -> ParsedBatch {
+    let mut builder = Builder::new(source);
+    match (TopSeed { nested: false }).deserialize(value) {
+        Ok(top) => builder.top(top, "", None),
+        // Our visitors accept every JSON value, so this is unreachable in practice.
+        Err(err) => builder.fail(None, None, None, err.to_string(), None),
+    }
+    builder.finish()
+}
+
+/// JSON Lines when the first non-empty line is a complete `{...}` and another non-empty line follows.
+/// A pretty-printed document's first line is `{` or `[` alone, so it is not mistaken for one.
+fn looks_like_json_lines(text: &str) -> bool {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    match (lines.next(), lines.next()) {
+        (Some(first), Some(_)) => first.starts_with('{') && first.ends_with('}'),
+        _ => false,
+    }
+}
+
+fn parse_json_lines(builder: &mut Builder, text: &str) {
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut de = serde_json::Deserializer::from_str(line);
+        let parsed = TopSeed { nested: true }
+            .deserialize(&mut de)
+            .and_then(|top| de.end().map(|()| top));
+        match parsed {
+            Ok(top) => builder.top(top, &format!("/{index}"), Some((index + 1, line))),
+            Err(err) => builder.json_error(&err, line, index),
+        }
+    }
+}

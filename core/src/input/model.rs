@@ -1,0 +1,243 @@
+//! The model every later stage reads: traces, candidates and the batch they form.
+
+use crate::config::{ConfigError, Settings};
+use crate::diagnostic::{Diagnostic, InputError};
+use crate::label::CanonicalLabel;
+use crate::legacy::LegacySummary;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Which shape a trace came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum TraceKind {
+    RerankTrace,
+    LookupResult,
+}
+
+/// A candidate's `originalRank` after the fallbacks of section 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rank {
+    /// A JSON integer >= 1.
+    Given(u64),
+    /// Absent: the 1-based position in the array.
+    Position(u64),
+    /// Present but not a JSON integer >= 1; holds the value as written (`2.5`, `"2"`, `true`).
+    Invalid(Arc<str>),
+}
+
+impl Rank {
+    /// The effective rank; `None` for an invalid one.
+    pub fn value(&self) -> Option<u64> {
+        match self {
+            Rank::Given(r) | Rank::Position(r) => Some(*r),
+            Rank::Invalid(_) => None,
+        }
+    }
+}
+
+/// One hit, with its fields as read and the config-independent facts derived from them.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// 0-based position in the trace's `candidates` (or `evidence`) array.
+    pub input_index: usize,
+    /// Effective evidenceKey (section 1 fallbacks applied).
+    pub evidence_key: Arc<str>,
+    /// Effective docId (falls back to the evidenceKey).
+    pub doc_id: Arc<str>,
+    pub chunk_index: Option<i64>,
+    pub breadcrumb: Option<Arc<str>>,
+    pub title: Option<Arc<str>>,
+    pub source_type: Option<Arc<str>>,
+    /// The full, untruncated excerpt (`excerpt`, else `content`, else `text`).
+    pub excerpt: Option<Arc<str>>,
+    /// Length of `excerpt` in Unicode scalar values.
+    pub excerpt_chars: usize,
+    pub rank: Rank,
+    pub score: Option<f64>,
+    /// The candidate's own `scoreLabel` as written.
+    pub score_label: Option<Arc<str>>,
+    /// From the own label, else the trace `mode`; `None` = unknown.
+    pub canonical_label: Option<CanonicalLabel>,
+    /// The own `scoreLabel` is a legacy alias (`l2_distance`, `rrf_fused`, `bm25_only*`).
+    pub legacy_alias: bool,
+    pub raw_score: Option<f64>,
+    pub dense_distance: Option<f64>,
+    pub base_score: Option<f64>,
+    pub final_score: Option<f64>,
+    pub boost_reasons: Option<Arc<[String]>>,
+    pub hit_reasons: Option<Arc<[String]>>,
+    /// Unknown fields, kept to be shown; `None` when there are none.
+    pub extra: Option<Arc<Map<String, Value>>>,
+    /// Dense index of `doc_id` within the trace, for the per-document cap.
+    pub doc_slot: usize,
+    /// `originalRank` of the first candidate in sorted order with the same evidenceKey.
+    pub duplicate_of_rank: Option<u64>,
+    /// Section 5; `None` unless the trace has at least two candidates with a finalScore.
+    pub legacy_position: Option<usize>,
+    pub displacement: Option<i64>,
+}
+
+/// One retrieval request, ready to analyse under any configuration.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    pub kind: TraceKind,
+    /// The document it came from (file name, `stdin`, `pasted text`).
+    pub source: Arc<str>,
+    /// 1-based line in a JSON Lines document.
+    pub line: Option<usize>,
+    /// JSON pointer of the trace object within its document (see module docs).
+    pub pointer: String,
+    /// 1-based position in the batch, counting traces that failed to parse.
+    pub position: usize,
+    pub request_id: Option<Arc<str>>,
+    pub case_id: Option<Arc<str>>,
+    pub query: Option<Arc<str>>,
+    /// The `query` of the outer LookupResult when an embedded trace was analysed.
+    pub lookup_query: Option<Arc<str>>,
+    /// `mode` as written.
+    pub mode: Option<Arc<str>>,
+    pub category_filter: Option<Arc<str>>,
+    /// The trace's own `options` (only keys that were valid).
+    pub options: Settings,
+    /// The first invalid value in `options` (e.g. `returnN: 0`): the trace then uses
+    /// defaults plus the user's settings.
+    pub options_error: Option<ConfigError>,
+    pub recorded_relevance_level: Option<Arc<str>>,
+    pub recorded_top_similarity: Option<f64>,
+    pub recorded_low_quality: Option<bool>,
+    /// Every analysis's blocks borrow these, so a recompute copies no candidate data.
+    pub candidates: Vec<Candidate>,
+    /// Effective evidenceKeys of a LookupResult's `evidence` when an embedded trace was analysed.
+    pub recorded_evidence: Option<Vec<Arc<str>>>,
+    /// `n` is the length of a LookupResult's capped evidence list, not the service's batch size.
+    pub n_approximated: bool,
+    /// Findings made while reading, with absolute JSON pointers.
+    pub diagnostics: Vec<Diagnostic>,
+    pub extra: Map<String, Value>,
+    /// Section 7: own `mode` when it canonicalises, else the label all valid candidates share.
+    pub canonical_mode: Option<CanonicalLabel>,
+    /// Section 3.1, keyed by trimmed lowercased label.
+    pub legacy_labels: Arc<BTreeMap<String, usize>>,
+    /// Candidate indices in the order of section 3.3: valid sorted, then invalid in input order.
+    pub order: Vec<usize>,
+    /// Number of distinct docIds.
+    pub doc_count: usize,
+    pub legacy: Option<LegacySummary>,
+    /// What a recompute reads of each candidate, in `order`: one contiguous array of
+    /// small `Copy` entries, so the per-settings loop reads neither the candidates
+    /// (about 350 bytes each) nor `order` for rank, docId slot, duplicate, label and
+    /// scores. Derived from `candidates` and `order` at parse time; crate-private so only
+    /// this module fills it, and the analysis rebuilds it when a caller has changed
+    /// `order` since (see [`hot_of`]).
+    pub(crate) hot: Vec<Hot>,
+}
+
+/// The per-candidate facts a recompute needs (see [`Trace::hot`]), 48 bytes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hot {
+    /// Index into the trace's `candidates`.
+    pub(crate) index: usize,
+    /// Dense index of the docId within the trace.
+    pub(crate) doc_slot: usize,
+    /// The effective rank; 0 for an invalid one (a valid rank is >= 1).
+    pub(crate) rank: u64,
+    /// `score`, NaN when absent: quality treats absent and non-finite alike.
+    pub(crate) score: f64,
+    /// `denseDistance`, NaN when absent (likewise).
+    pub(crate) dense_distance: f64,
+    pub(crate) label: Option<CanonicalLabel>,
+    /// Not the first candidate in order with its evidenceKey.
+    pub(crate) duplicate: bool,
+}
+
+impl Hot {
+    /// The entry of candidate `index` of its trace.
+    pub(crate) fn of(index: usize, c: &Candidate) -> Hot {
+        Hot {
+            index,
+            doc_slot: c.doc_slot,
+            rank: c.rank.value().unwrap_or(0),
+            score: c.score.unwrap_or(f64::NAN),
+            dense_distance: c.dense_distance.unwrap_or(f64::NAN),
+            label: c.canonical_label,
+            duplicate: c.duplicate_of_rank.is_some(),
+        }
+    }
+
+    /// The effective rank; `None` for an invalid one.
+    pub(crate) fn rank(&self) -> Option<u64> {
+        (self.rank != 0).then_some(self.rank)
+    }
+
+    /// `score` when finite (what the quality formula uses).
+    pub(crate) fn score(&self) -> Option<f64> {
+        Some(self.score).filter(|s| s.is_finite())
+    }
+
+    /// `denseDistance` when finite (what the quality formula uses).
+    pub(crate) fn dense_distance(&self) -> Option<f64> {
+        Some(self.dense_distance).filter(|d| d.is_finite())
+    }
+}
+
+/// The hot entries of `candidates` in `order`; indices out of range are skipped, as the
+/// walk over `order` skips them.
+pub(crate) fn hot_of(candidates: &[Candidate], order: &[usize]) -> Vec<Hot> {
+    order
+        .iter()
+        .filter_map(|&index| Some(Hot::of(index, candidates.get(index)?)))
+        .collect()
+}
+
+/// What one document contributed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentSummary {
+    pub source: String,
+    pub traces: usize,
+    pub candidates: usize,
+    pub errors: usize,
+}
+
+/// Traces from one or more documents: what the analysis runs on.
+#[derive(Debug, Clone, Default)]
+pub struct ParsedBatch {
+    /// Shared with every analysis of the batch, which reads them instead of copying.
+    pub traces: Vec<Arc<Trace>>,
+    pub documents: Vec<DocumentSummary>,
+    /// Documents or traces that could not be read at all.
+    pub errors: Vec<InputError>,
+    /// Trace positions handed out so far (analysed and failed).
+    pub slots: usize,
+}
+
+impl ParsedBatch {
+    /// Appends another batch (the next file): its traces' positions continue this batch's.
+    pub fn extend(&mut self, other: ParsedBatch) {
+        let offset = self.slots;
+        self.traces
+            .extend(other.traces.into_iter().map(|mut trace| {
+                // Freshly parsed traces are not shared yet, so this copies nothing.
+                Arc::make_mut(&mut trace).position += offset;
+                trace
+            }));
+        self.documents.extend(other.documents);
+        self.errors.extend(other.errors);
+        self.slots += other.slots;
+    }
+
+    /// Several batches as one, in order.
+    pub fn concat(batches: impl IntoIterator<Item = ParsedBatch>) -> ParsedBatch {
+        let mut all = ParsedBatch::default();
+        for batch in batches {
+            all.extend(batch);
+        }
+        all
+    }
+
+    pub fn candidate_count(&self) -> usize {
+        self.traces.iter().map(|t| t.candidates.len()).sum()
+    }
+}

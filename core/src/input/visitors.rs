@@ -1,0 +1,481 @@
+//! The serde visitors of the one typed pass, and the key tables they match field
+//! names against (both spellings): candidates, trace-level objects, whole documents.
+
+use super::scalar::{
+    take_bool, take_id, take_integer, take_number, take_str, take_str_list, Diags, Scalar,
+    ScalarSeed, StrListSeed,
+};
+use crate::diagnostic::Diagnostic;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::sync::Arc;
+
+/// A map key matched against a table of known names (both spellings).
+pub(super) enum KeyOf<K> {
+    Known(K, &'static str),
+    Other(String),
+}
+
+pub(super) struct KeySeed<K>(fn(&str) -> Option<(K, &'static str)>);
+
+impl<'de, K> DeserializeSeed<'de> for KeySeed<K> {
+    type Value = KeyOf<K>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<KeyOf<K>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, K> Visitor<'de> for KeySeed<K> {
+    type Value = KeyOf<K>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a field name")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<KeyOf<K>, E> {
+        Ok(match (self.0)(v) {
+            Some((key, spelled)) => KeyOf::Known(key, spelled),
+            None => KeyOf::Other(v.to_owned()),
+        })
+    }
+}
+
+// Candidates.
+
+#[derive(Clone, Copy)]
+pub(super) enum CandKey {
+    EvidenceKey,
+    DocId,
+    ChunkIndex,
+    Breadcrumb,
+    Title,
+    SourceType,
+    /// `excerpt` (0), `content` (1), `text` (2): the lowest wins.
+    Excerpt(u8),
+    OriginalRank,
+    Score,
+    ScoreLabel,
+    RawScore,
+    DenseDistance,
+    BaseScore,
+    FinalScore,
+    BoostReasons,
+    HitReasons,
+}
+
+pub(super) fn candidate_key(name: &str) -> Option<(CandKey, &'static str)> {
+    use CandKey::*;
+    Some(match name {
+        "evidenceKey" => (EvidenceKey, "evidenceKey"),
+        "evidence_key" => (EvidenceKey, "evidence_key"),
+        "docId" => (DocId, "docId"),
+        "doc_id" => (DocId, "doc_id"),
+        "chunkIndex" => (ChunkIndex, "chunkIndex"),
+        "chunk_index" => (ChunkIndex, "chunk_index"),
+        "breadcrumb" => (Breadcrumb, "breadcrumb"),
+        "title" => (Title, "title"),
+        "sourceType" => (SourceType, "sourceType"),
+        "source_type" => (SourceType, "source_type"),
+        "excerpt" => (Excerpt(0), "excerpt"),
+        "content" => (Excerpt(1), "content"),
+        "text" => (Excerpt(2), "text"),
+        "originalRank" => (OriginalRank, "originalRank"),
+        "original_rank" => (OriginalRank, "original_rank"),
+        "score" => (Score, "score"),
+        "scoreLabel" => (ScoreLabel, "scoreLabel"),
+        "score_label" => (ScoreLabel, "score_label"),
+        "rawScore" => (RawScore, "rawScore"),
+        "raw_score" => (RawScore, "raw_score"),
+        "denseDistance" => (DenseDistance, "denseDistance"),
+        "dense_distance" => (DenseDistance, "dense_distance"),
+        "baseScore" => (BaseScore, "baseScore"),
+        "base_score" => (BaseScore, "base_score"),
+        "finalScore" => (FinalScore, "finalScore"),
+        "final_score" => (FinalScore, "final_score"),
+        "boostReasons" => (BoostReasons, "boostReasons"),
+        "boost_reasons" => (BoostReasons, "boost_reasons"),
+        "hitReasons" => (HitReasons, "hitReasons"),
+        "hit_reasons" => (HitReasons, "hit_reasons"),
+        _ => return None,
+    })
+}
+
+pub(super) enum RawRank {
+    Absent,
+    Int(u64),
+    Invalid(Arc<str>),
+}
+
+#[derive(Default)]
+pub(super) struct RawCandidate {
+    pub(super) evidence_key: Option<Arc<str>>,
+    pub(super) doc_id: Option<Arc<str>>,
+    pub(super) chunk_index: Option<i64>,
+    pub(super) breadcrumb: Option<Arc<str>>,
+    pub(super) title: Option<Arc<str>>,
+    pub(super) source_type: Option<Arc<str>>,
+    pub(super) excerpt: Option<(u8, Arc<str>)>,
+    pub(super) rank: Option<RawRank>,
+    pub(super) score: Option<f64>,
+    pub(super) score_label: Option<Arc<str>>,
+    pub(super) raw_score: Option<f64>,
+    pub(super) dense_distance: Option<f64>,
+    pub(super) base_score: Option<f64>,
+    pub(super) final_score: Option<f64>,
+    pub(super) boost_reasons: Option<Arc<[String]>>,
+    pub(super) hit_reasons: Option<Arc<[String]>>,
+    pub(super) extra: Map<String, Value>,
+    pub(super) diags: Diags,
+}
+
+pub(super) enum Item<T> {
+    Object(T),
+    NotObject(&'static str),
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct CandidateVisitor;
+
+impl<'de> DeserializeSeed<'de> for CandidateVisitor {
+    type Value = Item<RawCandidate>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+pub(super) fn rank_of(value: Scalar) -> RawRank {
+    match value {
+        Scalar::Null => RawRank::Absent,
+        Scalar::U64(v) if v >= 1 => RawRank::Int(v),
+        Scalar::I64(v) if v >= 1 => RawRank::Int(v as u64),
+        Scalar::U64(v) => RawRank::Invalid(Arc::from(v.to_string())),
+        Scalar::I64(v) => RawRank::Invalid(Arc::from(v.to_string())),
+        Scalar::F64(v) => RawRank::Invalid(Arc::from(format!("{v:?}"))),
+        Scalar::Str(s) => RawRank::Invalid(Arc::from(format!("{s:?}"))),
+        Scalar::Bool(b) => RawRank::Invalid(Arc::from(b.to_string())),
+        Scalar::Array => RawRank::Invalid(Arc::from("[...]")),
+        Scalar::Object => RawRank::Invalid(Arc::from("{...}")),
+    }
+}
+
+impl<'de> Visitor<'de> for CandidateVisitor {
+    type Value = Item<RawCandidate>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a candidate object")
+    }
+    other_values!(Item::NotObject);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Item::NotObject("array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut c = RawCandidate::default();
+        while let Some(key) = map.next_key_seed(KeySeed(candidate_key))? {
+            let (key, name) = match key {
+                KeyOf::Known(key, name) => (key, name),
+                KeyOf::Other(name) => {
+                    let value: Value = map.next_value()?;
+                    c.extra.insert(name, value);
+                    continue;
+                }
+            };
+            let d = &mut c.diags;
+            match key {
+                CandKey::BoostReasons => {
+                    c.boost_reasons = take_str_list(map.next_value_seed(StrListSeed)?, name, d)
+                }
+                CandKey::HitReasons => {
+                    c.hit_reasons = take_str_list(map.next_value_seed(StrListSeed)?, name, d)
+                }
+                _ => {
+                    let value = map.next_value_seed(ScalarSeed)?;
+                    match key {
+                        CandKey::EvidenceKey => c.evidence_key = take_id(value, name, d),
+                        CandKey::DocId => c.doc_id = take_id(value, name, d),
+                        CandKey::ChunkIndex => c.chunk_index = take_integer(value, name, d),
+                        CandKey::Breadcrumb => c.breadcrumb = take_str(value, name, d),
+                        CandKey::Title => c.title = take_str(value, name, d),
+                        CandKey::SourceType => c.source_type = take_str(value, name, d),
+                        CandKey::Excerpt(priority) => {
+                            if let Some(text) = take_str(value, name, d) {
+                                if c.excerpt.as_ref().is_none_or(|(p, _)| *p >= priority) {
+                                    c.excerpt = Some((priority, text));
+                                }
+                            }
+                        }
+                        CandKey::OriginalRank => {
+                            let rank = rank_of(value);
+                            if let RawRank::Invalid(text) = &rank {
+                                d.0.push(Diagnostic::error(
+                                    "invalid-rank",
+                                    format!(
+                                        "{name} is {text}, not an integer >= 1: the candidate is invalid"
+                                    ),
+                                    format!("/{name}"),
+                                ));
+                            }
+                            c.rank = Some(rank);
+                        }
+                        CandKey::Score => c.score = take_number(value, name, d),
+                        CandKey::ScoreLabel => c.score_label = take_str(value, name, d),
+                        CandKey::RawScore => c.raw_score = take_number(value, name, d),
+                        CandKey::DenseDistance => c.dense_distance = take_number(value, name, d),
+                        CandKey::BaseScore => c.base_score = take_number(value, name, d),
+                        CandKey::FinalScore => c.final_score = take_number(value, name, d),
+                        CandKey::BoostReasons | CandKey::HitReasons => {}
+                    }
+                }
+            }
+        }
+        Ok(Item::Object(c))
+    }
+}
+
+/// A `candidates` / `evidence` field.
+pub(super) enum ListField<T> {
+    Absent,
+    Wrong(&'static str),
+    List(Vec<Item<T>>),
+}
+
+/// An array field whose elements are read by `element` (candidates, or traces in a
+/// wrapper); `null` is absent and any other JSON type is reported by name.
+#[derive(Clone, Copy)]
+pub(super) struct ListSeed<S> {
+    pub(super) element: S,
+    pub(super) expecting: &'static str,
+}
+
+pub(super) const CANDIDATE_LIST: ListSeed<CandidateVisitor> = ListSeed {
+    element: CandidateVisitor,
+    expecting: "an array of candidates",
+};
+
+pub(super) const TRACE_LIST: ListSeed<ObjectSeed> = ListSeed {
+    element: ObjectSeed { nested: true },
+    expecting: "an array of traces",
+};
+
+impl<'de, T, S> DeserializeSeed<'de> for ListSeed<S>
+where
+    S: DeserializeSeed<'de, Value = Item<T>> + Copy,
+{
+    type Value = ListField<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T, S> Visitor<'de> for ListSeed<S>
+where
+    S: DeserializeSeed<'de, Value = Item<T>> + Copy,
+{
+    type Value = ListField<T>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+    other_values!(|t| if t == "null" {
+        ListField::Absent
+    } else {
+        ListField::Wrong(t)
+    });
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        // Bounded: a size hint comes from the input and must not reserve unbounded memory.
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(4096));
+        while let Some(item) = seq.next_element_seed(self.element)? {
+            items.push(item);
+        }
+        Ok(ListField::List(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(ListField::Wrong("object"))
+    }
+}
+
+// Trace-level objects (a RerankTrace, a LookupResult or a `{"traces": [...]}` wrapper).
+
+#[derive(Clone, Copy)]
+pub(super) enum TraceKey {
+    Kind,
+    RequestId,
+    CaseId,
+    Query,
+    Mode,
+    CategoryFilter,
+    Options,
+    Candidates,
+    Evidence,
+    Trace,
+    Traces,
+    RelevanceLevel,
+    TopSimilarity,
+    LowQuality,
+}
+
+pub(super) fn trace_key(name: &str) -> Option<(TraceKey, &'static str)> {
+    use TraceKey::*;
+    Some(match name {
+        "kind" => (Kind, "kind"),
+        "requestId" => (RequestId, "requestId"),
+        "request_id" => (RequestId, "request_id"),
+        "caseId" => (CaseId, "caseId"),
+        "case_id" => (CaseId, "case_id"),
+        "query" => (Query, "query"),
+        "mode" => (Mode, "mode"),
+        "categoryFilter" => (CategoryFilter, "categoryFilter"),
+        "category_filter" => (CategoryFilter, "category_filter"),
+        "options" => (Options, "options"),
+        "candidates" => (Candidates, "candidates"),
+        "evidence" => (Evidence, "evidence"),
+        "trace" => (Trace, "trace"),
+        "traces" => (Traces, "traces"),
+        "relevanceLevel" => (RelevanceLevel, "relevanceLevel"),
+        "relevance_level" => (RelevanceLevel, "relevance_level"),
+        "topSimilarity" => (TopSimilarity, "topSimilarity"),
+        "top_similarity" => (TopSimilarity, "top_similarity"),
+        "lowQuality" => (LowQuality, "lowQuality"),
+        "low_quality" => (LowQuality, "low_quality"),
+        _ => return None,
+    })
+}
+
+#[derive(Default)]
+pub(super) struct RawObject {
+    pub(super) kind: Option<Arc<str>>,
+    pub(super) request_id: Option<Arc<str>>,
+    pub(super) case_id: Option<Arc<str>>,
+    pub(super) query: Option<Arc<str>>,
+    pub(super) mode: Option<Arc<str>>,
+    pub(super) category_filter: Option<Arc<str>>,
+    pub(super) options: Option<(Value, &'static str)>,
+    pub(super) candidates: Option<(ListField<RawCandidate>, &'static str)>,
+    pub(super) evidence: Option<(ListField<RawCandidate>, &'static str)>,
+    /// An embedded trace (`None` inside a nested object, where `trace` is just an unknown field).
+    pub(super) trace: Option<(Item<Box<RawObject>>, &'static str)>,
+    pub(super) traces: Option<(ListField<RawObject>, &'static str)>,
+    pub(super) relevance_level: Option<Arc<str>>,
+    pub(super) top_similarity: Option<f64>,
+    pub(super) low_quality: Option<bool>,
+    pub(super) extra: Map<String, Value>,
+    pub(super) diags: Diags,
+}
+
+/// `nested`: inside a wrapper or an embedded trace, `trace` / `traces` are ordinary unknown fields.
+#[derive(Clone, Copy)]
+pub(super) struct ObjectSeed {
+    pub(super) nested: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ObjectSeed {
+    type Value = Item<RawObject>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ObjectSeed {
+    type Value = Item<RawObject>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a trace object")
+    }
+    other_values!(Item::NotObject);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Item::NotObject("array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut o = RawObject::default();
+        while let Some(key) = map.next_key_seed(KeySeed(trace_key))? {
+            let (key, name) = match key {
+                KeyOf::Known(TraceKey::Trace | TraceKey::Traces, name) if self.nested => {
+                    let value: Value = map.next_value()?;
+                    o.extra.insert(name.to_owned(), value);
+                    continue;
+                }
+                KeyOf::Known(key, name) => (key, name),
+                KeyOf::Other(name) => {
+                    let value: Value = map.next_value()?;
+                    o.extra.insert(name, value);
+                    continue;
+                }
+            };
+            let d = &mut o.diags;
+            match key {
+                TraceKey::Options => {
+                    let value: Value = map.next_value()?;
+                    o.options = Some((value, name));
+                }
+                TraceKey::Candidates => {
+                    o.candidates = Some((map.next_value_seed(CANDIDATE_LIST)?, name))
+                }
+                TraceKey::Evidence => {
+                    o.evidence = Some((map.next_value_seed(CANDIDATE_LIST)?, name))
+                }
+                TraceKey::Trace => {
+                    let item = match map.next_value_seed(ObjectSeed { nested: true })? {
+                        Item::Object(inner) => Item::Object(Box::new(inner)),
+                        Item::NotObject(t) => Item::NotObject(t),
+                    };
+                    o.trace = Some((item, name));
+                }
+                TraceKey::Traces => o.traces = Some((map.next_value_seed(TRACE_LIST)?, name)),
+                _ => {
+                    let value = map.next_value_seed(ScalarSeed)?;
+                    match key {
+                        TraceKey::Kind => o.kind = take_str(value, name, d),
+                        TraceKey::RequestId => o.request_id = take_id(value, name, d),
+                        TraceKey::CaseId => o.case_id = take_id(value, name, d),
+                        TraceKey::Query => o.query = take_str(value, name, d),
+                        TraceKey::Mode => o.mode = take_str(value, name, d),
+                        TraceKey::CategoryFilter => o.category_filter = take_str(value, name, d),
+                        TraceKey::RelevanceLevel => o.relevance_level = take_str(value, name, d),
+                        TraceKey::TopSimilarity => o.top_similarity = take_number(value, name, d),
+                        TraceKey::LowQuality => o.low_quality = take_bool(value, name, d),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(Item::Object(o))
+    }
+}
+
+/// A whole document (or one JSON Lines line).
+pub(super) enum Top {
+    Object(Box<RawObject>),
+    Array(Vec<Item<RawObject>>),
+    Other(&'static str),
+}
+
+pub(super) struct TopSeed {
+    pub(super) nested: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for TopSeed {
+    type Value = Top;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Top, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopSeed {
+    type Value = Top;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a trace object or an array of traces")
+    }
+    other_values!(Top::Other);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(ObjectSeed { nested: true })? {
+            items.push(item);
+        }
+        Ok(Top::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Top, A::Error> {
+        let _ = self.nested;
+        match (ObjectSeed { nested: false }).visit_map(map)? {
+            Item::Object(o) => Ok(Top::Object(Box::new(o))),
+            Item::NotObject(t) => Ok(Top::Other(t)),
+        }
+    }
+}

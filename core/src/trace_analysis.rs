@@ -1,0 +1,562 @@
+//! One trace under one configuration (contract sections 3 and 7): its blocks, outcome,
+//! stages and findings, and the function that computes them.
+//!
+//! Field names mirror the output keys (snake_case here, camelCase in JSON);
+//! absent values are `None` and serialise to `null`, never omitted.
+
+use crate::config::{Config, HybridQuality, Settings};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::input::{Candidate, Hot, Rank, Trace};
+use crate::label::CanonicalLabel;
+use crate::outcome::{normalised_eq, outcome, Level};
+use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
+use crate::quality::{quality, Quality, QualityBasis};
+use serde::ser::SerializeStruct;
+use serde::Serialize;
+use serde::Serializer;
+use std::borrow::Cow;
+use std::num::NonZeroUsize;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// One trace under its effective configuration.
+///
+/// Holds only what the configuration decides; everything read from the input is in
+/// the shared [`Trace`], so a recompute copies no strings and, per candidate, stores
+/// one small [`Decided`] entry. [`Block`]s are views built when they are read.
+/// Serialises with every key of section 7 (see [`TraceAnalysis::serialize`]).
+#[derive(Debug, Clone)]
+pub struct TraceAnalysis {
+    /// The trace as read, shared with the parsed batch.
+    pub trace: Arc<Trace>,
+    /// Effective for this trace: defaults, its own options (if used), the user's settings.
+    pub config: Config,
+    pub relevance_level: Level,
+    pub top_quality: Option<f64>,
+    pub low_quality: bool,
+    pub retry_unfiltered: bool,
+    /// The recorded level exists and differs from the recomputed one.
+    pub level_differs: bool,
+    pub low_quality_differs: bool,
+    pub stages: Stages,
+    /// Boxed: only LookupResults with an embedded trace have one, and every trace
+    /// would otherwise carry its full size.
+    pub evidence_comparison: Option<Box<EvidenceComparison>>,
+    /// Hybrid rank quality put a rank-1 block first: top quality 1.0, the gate cannot fire.
+    pub low_quality_gate_inert: bool,
+    /// Whether the trace's own `options` took part in `config`.
+    pub used_trace_options: bool,
+    /// Why the trace's own options were set aside, when they were.
+    options_diagnostic: Option<Box<Diagnostic>>,
+    /// One entry per candidate in section 3.3 order, invalid ones last.
+    decided: Vec<Decided>,
+}
+
+/// What the configuration decided for one candidate (24 bytes on wasm32).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Decided {
+    /// Index into the trace's `candidates`.
+    index: usize,
+    quality: f64,
+    accepted_rank: Option<NonZeroUsize>,
+    status: Status,
+}
+
+const GATE_INERT_MESSAGE: &str =
+    "hybrid with rank quality: top quality is 1.0, the low-quality gate cannot fire";
+
+/// One entry of a trace's diagnostics. The ones the configuration causes are kept as
+/// flags and written out only when read, so a recompute allocates no message.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Finding<'a> {
+    /// Made while reading, or about the trace's own options.
+    Stored(&'a Diagnostic),
+    GateInert,
+    RecordedDiffers,
+    EvidenceDiffers(&'a EvidenceComparison),
+}
+
+impl Finding<'_> {
+    pub(crate) fn code(&self) -> &str {
+        match self {
+            Finding::Stored(d) => &d.code,
+            Finding::GateInert => "low-quality-gate-inert",
+            Finding::RecordedDiffers => "recorded-differs",
+            Finding::EvidenceDiffers(_) => "evidence-differs",
+        }
+    }
+
+    pub(crate) fn severity(&self) -> Severity {
+        match self {
+            Finding::Stored(d) => d.severity,
+            _ => Severity::Warning,
+        }
+    }
+
+    pub(crate) fn diagnostic(&self, t: &TraceAnalysis) -> Diagnostic {
+        let warning =
+            |message: String| Diagnostic::new(Severity::Warning, self.code(), message, None);
+        match self {
+            Finding::Stored(d) => (*d).clone(),
+            Finding::GateInert => warning(GATE_INERT_MESSAGE.to_owned()),
+            Finding::RecordedDiffers => warning(recorded_differs_message(
+                t.trace.recorded_relevance_level.as_deref(),
+                t.relevance_level,
+                t.low_quality,
+                t.level_differs,
+                t.low_quality_differs,
+            )),
+            Finding::EvidenceDiffers(cmp) => warning(format!(
+                "recorded evidence [{}] differs from the recomputed accepted blocks [{}]",
+                cmp.recorded.join(", "),
+                cmp.recomputed.join(", ")
+            )),
+        }
+    }
+}
+
+impl TraceAnalysis {
+    /// `requestId`, else `#<position in batch>`.
+    pub fn name(&self) -> Cow<'_, str> {
+        match self.trace.request_id.as_deref() {
+            Some(id) => Cow::Borrowed(id),
+            None => Cow::Owned(format!("#{}", self.trace.position)),
+        }
+    }
+
+    /// The canonical mode (section 7): the trace's own, else the label its candidates share.
+    pub fn mode(&self) -> Option<CanonicalLabel> {
+        self.trace.canonical_mode
+    }
+
+    /// Every candidate in section 3.3 order, invalid ones last.
+    pub fn blocks(&self) -> impl DoubleEndedIterator<Item = Block<'_>> + '_ {
+        self.decided.iter().filter_map(|d| self.block_of(d))
+    }
+
+    /// The block at `at` in processing order.
+    pub fn block(&self, at: usize) -> Option<Block<'_>> {
+        self.decided.get(at).and_then(|d| self.block_of(d))
+    }
+
+    /// The accepted blocks in `acceptedRank` order (what an agent would see).
+    pub fn accepted_blocks(&self) -> impl Iterator<Item = Block<'_>> + '_ {
+        self.decided
+            .iter()
+            .filter(|d| d.status == Status::Accepted)
+            .filter_map(|d| self.block_of(d))
+    }
+
+    /// The trace's effective `returnN` (the golden evaluation's k).
+    pub fn return_n(&self) -> usize {
+        self.config.return_n
+    }
+
+    /// Findings made while reading, then those of this configuration.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings().map(|f| f.diagnostic(self)).collect()
+    }
+
+    pub(crate) fn findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
+        let evidence_differs = self.evidence_comparison.as_deref().filter(|cmp| !cmp.same);
+        self.trace
+            .diagnostics
+            .iter()
+            .chain(self.options_diagnostic.as_deref())
+            .map(Finding::Stored)
+            .chain(self.low_quality_gate_inert.then_some(Finding::GateInert))
+            .chain(
+                (self.level_differs || self.low_quality_differs)
+                    .then_some(Finding::RecordedDiffers),
+            )
+            .chain(evidence_differs.map(Finding::EvidenceDiffers))
+    }
+
+    fn block_of(&self, d: &Decided) -> Option<Block<'_>> {
+        let candidate = self.trace.candidates.get(d.index)?;
+        let hot = Hot::of(d.index, candidate);
+        let basis = quality_of(&hot, self.trace.candidates.len(), &self.config).basis;
+        Some(Block {
+            candidate,
+            original_rank: hot.rank(),
+            quality_score: d.quality,
+            status: d.status,
+            accepted_rank: d.accepted_rank.map(NonZeroUsize::get),
+            quality_explanation: basis,
+            excerpt_max_chars: self.config.excerpt_max_chars,
+            max_chunks_per_document: self.config.max_chunks_per_document,
+            return_n: self.config.return_n,
+        })
+    }
+}
+
+/// A sequence written from an iterator made on demand.
+struct SerializeIter<F>(F);
+
+impl<F, I> Serialize for SerializeIter<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+impl Serialize for TraceAnalysis {
+    /// The keys of section 7 in the contract's order, then the extras the page and the
+    /// golden evaluation read (docs/decisions.md).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let t = &*self.trace;
+        let mut s = serializer.serialize_struct("TraceAnalysis", 32)?;
+        s.serialize_field("name", &self.name())?;
+        s.serialize_field("kind", &t.kind)?;
+        s.serialize_field("mode", &t.canonical_mode)?;
+        s.serialize_field("requestId", &t.request_id)?;
+        s.serialize_field("query", &t.query)?;
+        s.serialize_field("config", &self.config)?;
+        s.serialize_field("relevanceLevel", &self.relevance_level)?;
+        s.serialize_field("recordedRelevanceLevel", &t.recorded_relevance_level)?;
+        s.serialize_field("topQuality", &self.top_quality)?;
+        s.serialize_field("lowQuality", &self.low_quality)?;
+        s.serialize_field("recordedLowQuality", &t.recorded_low_quality)?;
+        s.serialize_field("retryUnfiltered", &self.retry_unfiltered)?;
+        s.serialize_field("legacyLabels", &t.legacy_labels)?;
+        s.serialize_field("blocks", &SerializeIter(|| self.blocks()))?;
+        s.serialize_field("legacy", &t.legacy)?;
+        s.serialize_field(
+            "diagnostics",
+            &SerializeIter(|| self.findings().map(|f| f.diagnostic(self))),
+        )?;
+        s.serialize_field("source", &t.source)?;
+        s.serialize_field("line", &t.line)?;
+        s.serialize_field("pointer", &t.pointer)?;
+        s.serialize_field("position", &t.position)?;
+        s.serialize_field("caseId", &t.case_id)?;
+        s.serialize_field("categoryFilter", &t.category_filter)?;
+        s.serialize_field("lookupQuery", &t.lookup_query)?;
+        s.serialize_field("recordedTopSimilarity", &t.recorded_top_similarity)?;
+        s.serialize_field("levelDiffers", &self.level_differs)?;
+        s.serialize_field("lowQualityDiffers", &self.low_quality_differs)?;
+        s.serialize_field("stages", &self.stages)?;
+        s.serialize_field("evidenceComparison", &self.evidence_comparison)?;
+        s.serialize_field("nApproximated", &t.n_approximated)?;
+        s.serialize_field("lowQualityGateInert", &self.low_quality_gate_inert)?;
+        s.serialize_field("usedTraceOptions", &self.used_trace_options)?;
+        s.serialize_field("extra", &t.extra)?;
+        s.end()
+    }
+}
+
+/// One candidate after post-processing: a view over the parsed [`Candidate`] (which it
+/// dereferences to, so `block.evidence_key`, `block.doc_id`, `block.excerpt` (the full
+/// text) ... read like fields) and what the configuration decided for it.
+/// Serialises with every key of section 7 (`excerpt` truncated) plus the extras listed
+/// in docs/decisions.md.
+#[derive(Debug, Clone, Copy)]
+pub struct Block<'a> {
+    pub candidate: &'a Candidate,
+    /// Effective rank; `None` for an invalid one.
+    pub original_rank: Option<u64>,
+    pub quality_score: f64,
+    pub status: Status,
+    pub accepted_rank: Option<usize>,
+    /// E.g. `1 - min(0.41, 1.2) / 1.2 = 0.658`, `rank 3 of 5 -> 0.6`.
+    pub quality_explanation: QualityBasis,
+    /// The trace's effective `excerptMaxChars`, `maxChunksPerDocument` and `returnN`.
+    pub excerpt_max_chars: usize,
+    pub max_chunks_per_document: usize,
+    pub return_n: usize,
+}
+
+impl Deref for Block<'_> {
+    type Target = Candidate;
+    fn deref(&self) -> &Candidate {
+        self.candidate
+    }
+}
+
+impl Block<'_> {
+    /// The full, untruncated excerpt ("" when there is none).
+    pub fn full_excerpt(&self) -> &str {
+        self.candidate.excerpt.as_deref().unwrap_or("")
+    }
+
+    /// The excerpt as shown: truncated to `excerptMaxChars` scalar values plus `…`.
+    pub fn shown_excerpt(&self) -> Option<Excerpt> {
+        self.candidate.excerpt.as_ref().map(|text| {
+            Excerpt::new(
+                text.clone(),
+                self.candidate.excerpt_chars,
+                self.excerpt_max_chars,
+            )
+        })
+    }
+
+    /// E.g. `duplicate of rank 1`, `kb-redis already has 2 blocks`, `beyond return-n (4)`.
+    pub fn status_reason(&self) -> StatusReason {
+        let c = self.candidate;
+        match self.status {
+            Status::Accepted => StatusReason::Accepted {
+                accepted_rank: self.accepted_rank.unwrap_or(0),
+            },
+            Status::Duplicate => StatusReason::Duplicate {
+                of_rank: c.duplicate_of_rank.unwrap_or(0),
+            },
+            Status::DocCap => StatusReason::DocCap {
+                doc_id: c.doc_id.clone(),
+                cap: self.max_chunks_per_document,
+            },
+            Status::ReturnN => StatusReason::ReturnN {
+                return_n: self.return_n,
+            },
+            Status::Invalid => StatusReason::Invalid {
+                rank: match &c.rank {
+                    Rank::Invalid(text) => text.clone(),
+                    _ => Arc::from("?"),
+                },
+            },
+        }
+    }
+
+    /// The rank was absent and the array position was used.
+    pub fn rank_from_position(&self) -> bool {
+        matches!(self.candidate.rank, Rank::Position(_))
+    }
+}
+
+impl Serialize for Block<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let c = self.candidate;
+        let mut s = serializer.serialize_struct("Block", 32)?;
+        s.serialize_field("evidenceKey", &c.evidence_key)?;
+        s.serialize_field("docId", &c.doc_id)?;
+        s.serialize_field("originalRank", &self.original_rank)?;
+        s.serialize_field("scoreLabel", &c.score_label)?;
+        s.serialize_field("canonicalLabel", &c.canonical_label)?;
+        s.serialize_field("score", &c.score)?;
+        s.serialize_field("qualityScore", &self.quality_score)?;
+        s.serialize_field("status", &self.status)?;
+        s.serialize_field("acceptedRank", &self.accepted_rank)?;
+        s.serialize_field("duplicateOfRank", &c.duplicate_of_rank)?;
+        s.serialize_field("excerpt", &self.shown_excerpt())?;
+        s.serialize_field("legacyPosition", &c.legacy_position)?;
+        s.serialize_field("displacement", &c.displacement)?;
+        s.serialize_field("qualityExplanation", &self.quality_explanation)?;
+        s.serialize_field("statusReason", &self.status_reason())?;
+        s.serialize_field("legacyAlias", &c.legacy_alias)?;
+        s.serialize_field("denseDistance", &c.dense_distance)?;
+        s.serialize_field("rawScore", &c.raw_score)?;
+        s.serialize_field("baseScore", &c.base_score)?;
+        s.serialize_field("finalScore", &c.final_score)?;
+        s.serialize_field("boostReasons", &c.boost_reasons)?;
+        s.serialize_field("breadcrumb", &c.breadcrumb)?;
+        s.serialize_field("title", &c.title)?;
+        s.serialize_field("sourceType", &c.source_type)?;
+        s.serialize_field("chunkIndex", &c.chunk_index)?;
+        s.serialize_field("hitReasons", &c.hit_reasons)?;
+        s.serialize_field("excerptChars", &c.excerpt_chars)?;
+        s.serialize_field(
+            "excerptTruncated",
+            &(c.excerpt_chars > self.excerpt_max_chars),
+        )?;
+        s.serialize_field("inputIndex", &c.input_index)?;
+        s.serialize_field("rankFromPosition", &self.rank_from_position())?;
+        s.serialize_field("extra", &c.extra)?;
+        s.end()
+    }
+}
+
+/// Counts per post-processing stage, for a waterfall.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stages {
+    pub candidates: usize,
+    pub invalid: usize,
+    pub duplicates: usize,
+    pub doc_capped: usize,
+    pub return_n_cut: usize,
+    pub accepted: usize,
+}
+
+/// A LookupResult's recorded `evidence` against the recomputed accepted blocks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidenceComparison {
+    pub recorded: Vec<Arc<str>>,
+    pub recomputed: Vec<Arc<str>>,
+    /// Same evidenceKeys in the same order.
+    pub same: bool,
+    /// Recorded but not recomputed.
+    pub missing: Vec<Arc<str>>,
+    /// Recomputed but not recorded.
+    pub unexpected: Vec<Arc<str>>,
+}
+
+/// The configuration a trace runs with, whether its options were used, and any finding.
+fn trace_config(
+    trace: &Trace,
+    settings: &Settings,
+    global: &Config,
+) -> (Config, bool, Option<Diagnostic>) {
+    if !settings.use_trace_options || trace.options_error.is_some() || trace.options.is_empty() {
+        return (*global, false, None);
+    }
+    match Config::merged(&trace.options, settings) {
+        Ok(config) => (config, true, None),
+        Err(err) => (
+            *global,
+            false,
+            Some(Diagnostic::error(
+                "invalid-options",
+                format!("the trace's options make the configuration invalid ({err}); computed with defaults plus the user's settings"),
+                format!("{}/options", trace.pointer),
+            )),
+        ),
+    }
+}
+
+/// Per-trace working space, reused across the traces of one `analyze` call.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// Blocks held per docId slot (the per-document cap).
+    per_doc: Vec<usize>,
+    /// Hot entries rebuilt for a trace whose `order` changed after parsing (rare).
+    hot: Vec<Hot>,
+}
+
+/// A candidate's quality from its hot entry; `n` is the trace's candidate count.
+fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
+    match h.rank() {
+        Some(rank) => quality(h.label, h.score(), rank, n, config, h.dense_distance()),
+        None => Quality {
+            score: 0.0,
+            basis: QualityBasis::InvalidRank,
+        },
+    }
+}
+
+/// One trace under the user's settings (`global` = defaults plus those settings).
+pub(crate) fn analyze_trace(
+    trace: &Arc<Trace>,
+    settings: &Settings,
+    global: &Config,
+    scratch: &mut Scratch,
+) -> TraceAnalysis {
+    let (config, used_trace_options, options_diagnostic) = trace_config(trace, settings, global);
+
+    let n = trace.candidates.len();
+    let mut stages = Stages {
+        candidates: n,
+        ..Stages::default()
+    };
+    let mut top_quality: Option<f64> = None;
+    let mut gate_inert = false;
+    let mut decided = Vec::with_capacity(trace.order.len());
+    let Scratch { per_doc, hot } = scratch;
+    decide_hot(trace, &config, per_doc, hot, |h, decision| {
+        let q = quality_of(h, n, &config);
+        match decision.status {
+            Status::Accepted => {
+                stages.accepted += 1;
+                top_quality = Some(top_quality.map_or(q.score, |t: f64| t.max(q.score)));
+                if config.hybrid_quality == HybridQuality::Rank
+                    && matches!(q.basis, QualityBasis::Rank { r: 1, .. })
+                {
+                    gate_inert = true;
+                }
+            }
+            Status::Duplicate => stages.duplicates += 1,
+            Status::DocCap => stages.doc_capped += 1,
+            Status::ReturnN => stages.return_n_cut += 1,
+            Status::Invalid => stages.invalid += 1,
+        }
+        decided.push(Decided {
+            index: h.index,
+            quality: q.score,
+            accepted_rank: decision.accepted_rank.and_then(NonZeroUsize::new),
+            status: decision.status,
+        });
+    });
+
+    let result = outcome(top_quality, &config, trace.category_filter.as_deref());
+    let level_differs = trace
+        .recorded_relevance_level
+        .as_deref()
+        .is_some_and(|recorded| !normalised_eq(recorded, result.level.as_str()));
+    let low_quality_differs = trace
+        .recorded_low_quality
+        .is_some_and(|recorded| recorded != result.low_quality);
+    let evidence_comparison = trace.recorded_evidence.as_ref().map(|recorded| {
+        let recomputed: Vec<Arc<str>> = decided
+            .iter()
+            .filter(|d| d.status == Status::Accepted)
+            .filter_map(|d| trace.candidates.get(d.index))
+            .map(|c| c.evidence_key.clone())
+            .collect();
+        let missing = recorded
+            .iter()
+            .filter(|k| !recomputed.contains(k))
+            .cloned()
+            .collect();
+        let unexpected = recomputed
+            .iter()
+            .filter(|k| !recorded.contains(k))
+            .cloned()
+            .collect();
+        Box::new(EvidenceComparison {
+            same: *recorded == recomputed,
+            recorded: recorded.clone(),
+            recomputed,
+            missing,
+            unexpected,
+        })
+    });
+
+    TraceAnalysis {
+        trace: Arc::clone(trace),
+        config,
+        relevance_level: result.level,
+        top_quality: result.top_quality,
+        low_quality: result.low_quality,
+        retry_unfiltered: result.retry_unfiltered,
+        level_differs,
+        low_quality_differs,
+        stages,
+        evidence_comparison,
+        low_quality_gate_inert: gate_inert,
+        used_trace_options,
+        options_diagnostic: options_diagnostic.map(Box::new),
+        decided,
+    }
+}
+
+/// `relevanceLevel recorded X but recomputed Y; lowQuality recorded A but recomputed B`
+/// (either part alone when only one differs).
+fn recorded_differs_message(
+    recorded_level: Option<&str>,
+    level: Level,
+    low_quality: bool,
+    level_differs: bool,
+    low_quality_differs: bool,
+) -> String {
+    let level_part = level_differs.then(|| {
+        format!(
+            "relevanceLevel recorded {} but recomputed {}",
+            recorded_level.unwrap_or(""),
+            level.as_str()
+        )
+    });
+    let low_quality_part = low_quality_differs.then(|| {
+        format!(
+            "lowQuality recorded {} but recomputed {low_quality}",
+            !low_quality
+        )
+    });
+    level_part
+        .into_iter()
+        .chain(low_quality_part)
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,218 @@
+//! The page's state in step with the hash and the storage: restored at start, saved
+//! as it changes, and following a hash the user edits by hand.
+
+use super::hash::{decode_hash, decode_settings, encode_hash, encode_settings, HashState};
+use super::storage::{
+    save, save_within_limit, storage, StoredCases, StoredDocument, CASES_KEY, DOCUMENTS_KEY,
+    PASTE_KEY, SETTINGS_KEY,
+};
+use crate::samples::Sample;
+use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
+use crate::state::{opening_document, AppState, Document, Origin, View};
+use leptos::prelude::*;
+use ragtrace_core::Settings;
+use std::sync::Arc;
+
+fn current_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// What the page starts from: saved input and knobs, then the hash over the knobs.
+pub(crate) struct Restored {
+    pub documents: Vec<Document>,
+    pub paste: String,
+    /// The Golden tab's cases file: (source name, text).
+    pub cases: Option<(String, String)>,
+    pub settings: Settings,
+    pub hash: HashState,
+}
+
+pub(crate) fn restore() -> Restored {
+    let store = storage();
+    let get = |key: &str| store.as_ref().and_then(|s| s.get_item(key).ok().flatten());
+    let mut documents = Vec::new();
+    if let Some(saved) = get(DOCUMENTS_KEY) {
+        let stored: Vec<StoredDocument> = serde_json::from_str(&saved).unwrap_or_default();
+        for (i, doc) in stored.into_iter().enumerate() {
+            let id = i as u64 + 1;
+            let restored = match (doc.sample.as_deref().and_then(Sample::from_key), doc.text) {
+                (Some(sample), _) => Some(Document {
+                    id,
+                    name: doc.name,
+                    text: sample.text(),
+                    origin: Origin::Sample {
+                        sample,
+                        opening: false,
+                    },
+                }),
+                (None, Some(text)) => Some(Document {
+                    id,
+                    name: doc.name,
+                    text: Arc::from(text),
+                    origin: Origin::File,
+                }),
+                (None, None) => None,
+            };
+            documents.extend(restored);
+        }
+    }
+    let paste = get(PASTE_KEY).unwrap_or_default();
+    let cases = get(CASES_KEY)
+        .and_then(|saved| serde_json::from_str::<StoredCases>(&saved).ok())
+        .map(|c| (c.source, c.text));
+    if documents.is_empty() && paste.trim().is_empty() {
+        documents.push(opening_document(1));
+    }
+    let hash = decode_hash(&current_hash());
+    let settings = match &hash.settings {
+        Some(settings) => settings.clone(),
+        None => get(SETTINGS_KEY)
+            .map(|s| decode_settings(&s))
+            .unwrap_or_default(),
+    };
+    Restored {
+        documents,
+        paste,
+        cases,
+        settings,
+        hash,
+    }
+}
+
+/// Keeps the hash and localStorage in step with the state, and follows a hash
+/// the user edits by hand.
+pub(crate) fn keep_in_sync(state: AppState) {
+    // The hash: replaced, not pushed, so moving a slider does not flood the history.
+    Effect::new(move |_| {
+        let hash = state.settings.with(|settings| {
+            state.baseline.with(|baseline| {
+                encode_hash(
+                    settings,
+                    baseline.as_ref(),
+                    state.view.get(),
+                    &state.list.get(),
+                )
+            })
+        });
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let url = if hash.is_empty() {
+            let location = window.location();
+            let path = location.pathname().unwrap_or_default();
+            let search = location.search().unwrap_or_default();
+            format!("{path}{search}")
+        } else {
+            format!("#{hash}")
+        };
+        if current_hash().trim_start_matches('#') != hash {
+            // Written after the next paint: replacing the URL costs about half a
+            // millisecond, which a slider drag should not spend inside its frame.
+            // Writes keep their order, so the last change wins.
+            request_animation_frame(move || {
+                set_timeout(
+                    move || {
+                        if let Ok(history) = window.history() {
+                            let _ = history.replace_state_with_url(
+                                &wasm_bindgen::JsValue::NULL,
+                                "",
+                                Some(&url),
+                            );
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
+            });
+        }
+    });
+    Effect::new(move |_| {
+        let text = state.settings.with(encode_settings);
+        save(state, SETTINGS_KEY, Some(text));
+    });
+    Effect::new(move |_| {
+        let stored = state.documents.with(|docs| {
+            let only_opening = docs
+                .iter()
+                .all(|d| matches!(d.origin, Origin::Sample { opening: true, .. }));
+            (!only_opening).then(|| {
+                docs.iter()
+                    .map(|d| match d.origin {
+                        Origin::Sample { sample, .. } => StoredDocument {
+                            name: d.name.clone(),
+                            sample: Some(sample.key().to_owned()),
+                            text: None,
+                        },
+                        Origin::File => StoredDocument {
+                            name: d.name.clone(),
+                            sample: None,
+                            text: Some(d.text.to_string()),
+                        },
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
+        let json = stored.and_then(|docs| serde_json::to_string(&docs).ok());
+        save_within_limit(state, DOCUMENTS_KEY, json);
+    });
+    Effect::new(move |_| {
+        let paste = state.paste.get();
+        save_within_limit(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
+    });
+    let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+        let hash = decode_hash(&current_hash());
+        apply_hash(state, hash);
+    });
+    // The listener lives as long as the page (or the test's mounted app).
+    on_cleanup(move || handle.remove());
+}
+
+/// Remembers the Golden tab's cases file as the paste is remembered.
+pub(crate) fn keep_cases_in_sync(state: AppState, golden: GoldenState) {
+    Effect::new(move |_| {
+        let stored = golden.text.with(|text| {
+            (!text.trim().is_empty()).then(|| StoredCases {
+                source: golden.source.get(),
+                text: text.clone(),
+            })
+        });
+        let json = stored.and_then(|cases| serde_json::to_string(&cases).ok());
+        save_within_limit(state, CASES_KEY, json);
+    });
+}
+
+/// Applies a decoded hash to the state (at start and when the user edits it).
+pub(crate) fn apply_hash(state: AppState, hash: HashState) {
+    if let Some(settings) = hash.settings {
+        if state.settings.with_untracked(|s| *s != settings) {
+            state.settings.set(settings);
+        }
+    }
+    if state.baseline.with_untracked(|b| *b != hash.baseline) {
+        state.baseline.set(hash.baseline);
+    }
+    let view = hash.view.unwrap_or(View::Auto);
+    if state.view.get_untracked() != view {
+        state.view.set(view);
+    }
+    if state.list.get_untracked() != hash.list {
+        state.list.set(hash.list);
+    }
+}
+
+/// Forgets saved input, cases and knobs, and returns the page to its opening state.
+pub(crate) fn forget(state: AppState, golden: GoldenState) {
+    if let Some(store) = storage() {
+        for key in [DOCUMENTS_KEY, PASTE_KEY, SETTINGS_KEY, CASES_KEY] {
+            let _ = store.remove_item(key);
+        }
+    }
+    state.reset_input();
+    golden.load(PASTED_CASES_SOURCE.to_owned(), String::new());
+    state.settings.set(Settings::default());
+    state.baseline.set(None);
+    state.notice.set(Some(
+        "Saved input and settings forgotten; the page is back to its opening sample.".to_owned(),
+    ));
+}

@@ -1,0 +1,68 @@
+//! The Golden tab's state: the cases file and the core's report on it, kept here
+//! (not in the component) so the cases survive switching tabs and the storage can
+//! remember them.
+
+use super::{AppState, Shared};
+use leptos::prelude::*;
+use ragtrace_core::diagnostic::InputError;
+use ragtrace_core::golden::{self, CaseSet, GoldenLevel, GoldenReport};
+
+/// The source name of cases typed or pasted into the box.
+pub(crate) const PASTED_CASES_SOURCE: &str = "pasted cases";
+
+/// The parsed cases file: `None` while the box is empty.
+pub(crate) type ParsedCases = Option<Result<Shared<CaseSet>, Vec<InputError>>>;
+
+/// The Golden tab's signals and memos; `Copy`, provided as a context by `App`
+/// so the cases survive switching tabs.
+#[derive(Clone, Copy)]
+pub(crate) struct GoldenState {
+    /// The cases file's text (what the box shows).
+    pub text: RwSignal<String>,
+    /// Where `text` came from: a file name, the sample, or pasted text.
+    pub source: RwSignal<String>,
+    /// Which level the case table shows (`None`: all).
+    pub filter: RwSignal<Option<GoldenLevel>>,
+    pub cases: Memo<ParsedCases>,
+    /// The core's report for the cases under the current analysis.
+    pub report: Memo<Option<Shared<GoldenReport>>>,
+}
+
+impl GoldenState {
+    /// `restored`: the cases file this browser remembered (source name, text).
+    pub(crate) fn new(state: AppState, restored: Option<(String, String)>) -> Self {
+        let (name, text) =
+            restored.unwrap_or_else(|| (PASTED_CASES_SOURCE.to_owned(), String::new()));
+        let text = RwSignal::new(text);
+        let source = RwSignal::new(name);
+        let cases = Memo::new(move |_| {
+            let name = source.get();
+            text.with(|text| {
+                (!text.trim().is_empty()).then(|| golden::parse_cases(&name, text).map(Shared::new))
+            })
+        });
+        let report = Memo::new(move |_| {
+            let Some(Ok(cases)) = cases.get() else {
+                return None;
+            };
+            state.analysis.with(|analysis| {
+                analysis
+                    .as_ref()
+                    .map(|analysis| Shared::new(golden::evaluate_analysis(&cases, analysis)))
+            })
+        });
+        GoldenState {
+            text,
+            source,
+            filter: RwSignal::new(None),
+            cases,
+            report,
+        }
+    }
+
+    /// Loads a whole cases file (picked file or sample).
+    pub(crate) fn load(&self, name: String, text: String) {
+        self.source.set(name);
+        self.text.set(text);
+    }
+}
