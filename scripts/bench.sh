@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Prints the speed figures quoted in README.md: the native benchmarks (criterion)
-# and the browser benchmark (headless Chromium). Nothing here asserts a time.
-#   bash scripts/bench.sh            both
+# Prints the speed figures quoted in README.md: the native benchmarks (criterion),
+# the browser benchmark (headless Chromium) and the JS API in Node. Nothing here
+# asserts a time.
+#   bash scripts/bench.sh            all three
 #   bash scripts/bench.sh native     only `cargo bench -p ragtrace-core`
 #   bash scripts/bench.sh browser    only the page benchmark
+#   bash scripts/bench.sh js         only the JS API benchmark (js/bench/analyze.mjs)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -15,20 +17,21 @@ which=${1:-all}
 if [ "$which" = all ] || [ "$which" = native ]; then
   cargo bench -p ragtrace-core --bench analyze
   cargo bench -p ragtrace-core --bench calibration
+  cargo bench -p ragtrace-core --bench compare
 fi
 if [ "$which" = all ] || [ "$which" = browser ]; then
-  # Compiled as the site is (opt-level z, LTO, one codegen unit, no debug
-  # assertions or overflow checks) but through the dev profile: `--release`
-  # would also take `panic = "abort"`, which the test harness cannot link with
-  # the core's cdylib.
-  CARGO_PROFILE_DEV_OPT_LEVEL=z \
-  CARGO_PROFILE_DEV_LTO=true \
-  CARGO_PROFILE_DEV_CODEGEN_UNITS=1 \
-  CARGO_PROFILE_DEV_DEBUG=0 \
-  CARGO_PROFILE_DEV_DEBUG_ASSERTIONS=false \
-  CARGO_PROFILE_DEV_OVERFLOW_CHECKS=false \
-  CARGO_PROFILE_DEV_INCREMENTAL=false \
+  # Compiled as the site is: the release profile (opt-level z, LTO, one codegen unit).
   CARGO_TARGET_DIR="$ROOT/target/bench-wasm" \
-    with_wasm_toolchain wasm-pack --log-level warn test --headless --chrome web \
+    with_wasm_toolchain wasm-pack --log-level warn test --release --headless --chrome web \
       --features bench --test bench_slider -- --nocapture 2>&1 | grep '^bench:'
+fi
+if [ "$which" = all ] || [ "$which" = js ]; then
+  # The package as `wasm-pack build --release` makes it, and the batch of
+  # core/benches/analyze.rs (5,000 traces of 20 candidates, seed 42) as JSON lines.
+  out="$ROOT/target/js-bench"
+  mkdir -p "$out"
+  with_wasm_toolchain wasm-pack --log-level warn build --release --target nodejs \
+    --out-dir "$out/pkg" js >/dev/null
+  cargo run --quiet --release -p ragtrace-js --example generate_batch >"$out/batch.jsonl"
+  node js/bench/analyze.mjs "$out/pkg" "$out/batch.jsonl"
 fi

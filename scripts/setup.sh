@@ -227,3 +227,14 @@ if [ ! -x "$binaryen_dir/node_modules/.bin/wasm-opt" ]; then
   npm install --silent --no-audit --no-fund --prefix "$binaryen_dir" "binaryen@$BINARYEN_VERSION" >/dev/null
 fi
 ln -sfn "$binaryen_dir/node_modules/.bin/wasm-opt" "$RAGTRACE_TOOLS_DIR/bin/wasm-opt"
+
+# TypeScript's tsc checks the JS package's declarations (scripts/check-types.sh).
+TYPESCRIPT_VERSION=7.0.2
+typescript_dir="$RAGTRACE_TOOLS_DIR/typescript-$TYPESCRIPT_VERSION"
+if [ ! -x "$typescript_dir/node_modules/.bin/tsc" ]; then
+  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+  log "npm install typescript@$TYPESCRIPT_VERSION"
+  mkdir -p "$typescript_dir"
+  npm install --silent --no-audit --no-fund --prefix "$typescript_dir" "typescript@$TYPESCRIPT_VERSION" >/dev/null
+fi
+ln -sfn "$typescript_dir/node_modules/.bin/tsc" "$RAGTRACE_TOOLS_DIR/bin/tsc"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check CI runs: formatting, lints (native and wasm32), native tests,
-# browser tests in headless Chromium and Firefox, and a release build of the site.
+# browser tests in headless Chromium and Firefox, the JS package's TypeScript
+# declarations, and a release build of the site.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -30,10 +31,14 @@ browsers=(--chrome --firefox)
 if [ -n "${RAGTRACE_BROWSERS:-}" ]; then
   read -r -a browsers <<<"$RAGTRACE_BROWSERS"
 fi
-for crate in core web; do
+# The core has no browser tests of its own: the JS API's (js) run it in wasm.
+for crate in js web; do
   step "browser tests: $crate (${browsers[*]})"
   with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" "$crate"
 done
+
+step "TypeScript declarations of the JS package (tsc)"
+bash scripts/check-types.sh
 
 step "release build of the static site"
 bash scripts/build-site.sh

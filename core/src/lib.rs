@@ -20,11 +20,10 @@ pub mod outcome;
 pub mod pipeline;
 pub mod quality;
 pub mod report;
+pub mod runs;
+pub mod stats;
 pub mod testdata;
 pub mod trace_analysis;
-
-#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
-pub mod wasm;
 
 pub use analysis::{analyze, Analysis};
 pub use batch::{BatchWarning, ModeSummary, Summary, SweepPoint};

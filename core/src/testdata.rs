@@ -329,6 +329,119 @@ pub fn generate_cases(trace_count: usize, candidates_per_trace: usize, seed: u64
     serde_json::to_string_pretty(&CasesFile { cases }).unwrap_or_default()
 }
 
+/// Paired runs of the same generated queries, for comparing runs: a dense run, a hybrid
+/// run and a cases file, as `(dense, hybrid, cases)` JSON texts. Each query has its own
+/// pool of documents; the hybrid run keeps most of the dense run's documents, swaps some
+/// neighbours and brings in documents the dense run did not find, so the pairs show every
+/// kind of agreement. Every other trace carries a `caseId` (the others pair by query),
+/// and one query in ten appears in the dense run only. The cases (one per third query)
+/// expect a document both runs find, one only the hybrid run finds, or one only the dense
+/// run finds, so the golden deltas go both ways.
+pub fn generate_paired_runs(
+    queries: usize,
+    candidates_per_trace: usize,
+    seed: u64,
+) -> (String, String, String) {
+    let mut rng = Rng(seed ^ 0x0000_0B0D_1E5E);
+    let n = candidates_per_trace.max(1);
+    let mut dense = Vec::with_capacity(queries);
+    let mut hybrid = Vec::with_capacity(queries);
+    let mut cases = Vec::new();
+    for q in 1..=queries {
+        let query = format!("{} {q}", sentence(&mut rng, 4));
+        let case_id = (q % 2 == 0).then(|| format!("q-{q:05}"));
+        let doc = |d: usize| format!("d{q}-{d}");
+        // Dense: documents 0..n in order. Hybrid: the same with neighbours swapped and
+        // about a fifth replaced by documents n.. the dense run never saw.
+        let dense_docs: Vec<usize> = (0..n).collect();
+        let mut hybrid_docs = dense_docs.clone();
+        for i in 0..n.saturating_sub(1) {
+            if rng.chance(30) {
+                hybrid_docs.swap(i, i + 1);
+            }
+        }
+        let mut fresh = n;
+        for slot in hybrid_docs.iter_mut() {
+            if rng.chance(20) {
+                *slot = fresh;
+                fresh += 1;
+            }
+        }
+        let mut distance = 0.2 + rng.unit() * 0.6;
+        let dense_candidates: Vec<Value> = dense_docs
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| {
+                distance += rng.unit() * 0.08;
+                json!({
+                    "evidenceKey": format!("{}#0", doc(d)), "docId": doc(d),
+                    "originalRank": i + 1, "score": distance, "scoreLabel": "dense",
+                    "breadcrumb": format!("Ops > {}", sentence(&mut rng, 1)),
+                    "excerpt": sentence(&mut rng, 6),
+                })
+            })
+            .collect();
+        let hybrid_candidates: Vec<Value> = hybrid_docs
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| {
+                let rank = i + 1;
+                json!({
+                    "evidenceKey": format!("{}#0", doc(d)), "docId": doc(d),
+                    "originalRank": rank, "score": 1.0 / (60.0 + rank as f64),
+                    "scoreLabel": "hybrid", "denseDistance": 0.2 + 0.05 * rank as f64 + rng.unit() * 0.3,
+                    "breadcrumb": format!("Ops > {}", sentence(&mut rng, 1)),
+                    "excerpt": sentence(&mut rng, 6),
+                })
+            })
+            .collect();
+        let trace = |mode: &str, candidates: Vec<Value>| {
+            let mut t = serde_json::Map::new();
+            t.insert("kind".into(), json!("RerankTrace"));
+            t.insert("requestId".into(), json!(format!("{mode}-{q:05}")));
+            if let Some(id) = &case_id {
+                t.insert("caseId".into(), json!(id));
+            }
+            t.insert("query".into(), json!(query));
+            t.insert("mode".into(), json!(mode));
+            t.insert("candidates".into(), Value::Array(candidates));
+            Value::Object(t)
+        };
+        dense.push(trace("dense", dense_candidates));
+        if q % 10 != 0 {
+            hybrid.push(trace("hybrid", hybrid_candidates));
+        }
+        if q % 3 == 0 {
+            let both = hybrid_docs
+                .iter()
+                .find(|d| dense_docs[..n.min(5)].contains(d));
+            let hybrid_only = hybrid_docs.iter().find(|&&d| d >= n);
+            let dense_only = dense_docs.iter().find(|d| !hybrid_docs.contains(d));
+            let (kind, expected) = match rng.below(3) {
+                0 => ("both", both),
+                1 => ("hybrid only", hybrid_only.or(both)),
+                _ => ("dense only", dense_only.or(both)),
+            };
+            cases.push(GeneratedCase {
+                case_id: case_id
+                    .clone()
+                    .unwrap_or_else(|| format!("by-query-{q:05}")),
+                query: query.clone(),
+                expected_doc_ids: expected.map(|&d| doc(d)).into_iter().collect(),
+                expected_breadcrumbs: Vec::new(),
+                expected_keywords: Vec::new(),
+                notes: format!("expects a document {kind} found"),
+            });
+        }
+    }
+    let text = |traces: Vec<Value>| json!({ "traces": traces }).to_string();
+    (
+        text(dense),
+        text(hybrid),
+        serde_json::to_string_pretty(&CasesFile { cases }).unwrap_or_default(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

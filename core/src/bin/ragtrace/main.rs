@@ -2,6 +2,7 @@
 //! All logic lives in the library; this file reads files, parses flags and prints.
 
 mod calibrate;
+mod compare;
 
 use clap::{Args, Parser, Subcommand};
 use ragtrace_core::{analyze, golden, input, report, Settings};
@@ -29,6 +30,8 @@ enum Command {
     /// Calibrate levels and the low-quality gate against golden cases; write
     /// calibration.json and calibration.md.
     Calibrate(calibrate::CalibrateArgs),
+    /// Compare two runs (trace sets for the same queries); write compare.json and compare.md.
+    Compare(compare::CompareArgs),
 }
 
 #[derive(Args)]
@@ -66,6 +69,8 @@ struct EvalArgs {
     /// Also write qrels.txt and run.txt (TREC format) into this folder.
     #[arg(long, value_name = "DIR")]
     trec: Option<PathBuf>,
+    #[command(flatten)]
+    baseline: compare::BaselineArgs,
     /// Trace files (the runs); '-' reads standard input.
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
@@ -90,6 +95,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => run_analyze(args),
         Command::Eval(args) => run_eval(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Compare(args) => compare::run_compare(args),
     }
 }
 
@@ -237,8 +243,12 @@ fn run_eval(args: EvalArgs) -> ExitCode {
         }
     };
     let evaluation = golden::evaluate_analysis(&cases, &analysis);
-    let json = match serde_json::to_string_pretty(&evaluation) {
-        Ok(json) => json + "\n",
+    let baseline = match compare::baseline_comparison(&args.baseline, &evaluation) {
+        Ok(baseline) => baseline,
+        Err(code) => return code,
+    };
+    let json = match compare::report_json(&evaluation, baseline.as_ref()) {
+        Ok(json) => json,
         Err(err) => {
             eprintln!("ragtrace: cannot serialise the report: {err}");
             return ExitCode::from(EXIT_INPUT);
@@ -248,7 +258,8 @@ fn run_eval(args: EvalArgs) -> ExitCode {
         write_file(
             &args.out_dir,
             "report.md",
-            &report::golden_markdown(&evaluation),
+            &(report::golden_markdown(&evaluation)
+                + &compare::baseline_markdown(baseline.as_ref())),
         )
     });
     if let Some(dir) = &args.trec {
@@ -267,9 +278,10 @@ fn run_eval(args: EvalArgs) -> ExitCode {
         return ExitCode::from(EXIT_INPUT);
     }
     print!("{}", report::golden_summary_text(&evaluation));
+    let gate = compare::finish_baseline(&args.baseline, baseline.as_ref());
     if unreadable || !batch.errors.is_empty() {
         ExitCode::from(EXIT_INPUT)
     } else {
-        ExitCode::SUCCESS
+        gate
     }
 }

@@ -1,8 +1,8 @@
 //! The JS API, exercised in headless browsers by `wasm-pack test`.
-#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
+#![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Error, Object, Reflect, JSON};
-use ragtrace_core::wasm;
+use ragtrace_js as wasm;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -21,8 +21,11 @@ fn at(value: &JsValue, index: u32) -> JsValue {
     value.dyn_ref::<Array>().expect("an array").get(index)
 }
 
-fn thrown_message(result: Result<JsValue, wasm_bindgen::JsError>) -> String {
-    let error: JsValue = result.expect_err("expected a thrown Error").into();
+fn thrown_message<T>(result: Result<T, wasm::Error>) -> String {
+    let Err(error) = result else {
+        panic!("expected a thrown Error");
+    };
+    let error = JsValue::from(error);
     let error: Error = error.dyn_into().expect("a JS Error object");
     error.message().into()
 }
@@ -42,7 +45,7 @@ fn canonical_label_maps_aliases_and_rejects_unknown() {
 
 #[wasm_bindgen_test]
 fn analyze_a_string_returns_the_cli_shape_with_nulls() {
-    let out = wasm::analyze(JsValue::from_str(DENSE_TRACE), JsValue::UNDEFINED).unwrap();
+    let out = wasm::analyze_object(JsValue::from_str(DENSE_TRACE), JsValue::UNDEFINED).unwrap();
     let trace = at(&get(&out, "traces"), 0);
     assert_eq!(
         get(&trace, "name").as_string().as_deref(),
@@ -70,7 +73,7 @@ fn analyze_an_object_with_a_config_override() {
     let object = JSON::parse(HYBRID_TRACE).unwrap();
     let config =
         JSON::parse(r#"{"hybridQuality": "denseWhenPresent", "maxL2Distance": 2}"#).unwrap();
-    let out = wasm::analyze(object, config).unwrap();
+    let out = wasm::analyze_object(object, config).unwrap();
     let trace = at(&get(&out, "traces"), 0);
     let first = at(&get(&trace, "blocks"), 0);
     // denseWhenPresent: the dense formula on denseDistance 0.72 with M = 2.
@@ -81,7 +84,7 @@ fn analyze_an_object_with_a_config_override() {
 
 #[wasm_bindgen_test]
 fn analyze_json_lines_keeps_text_as_data() {
-    let out = wasm::analyze(JsValue::from_str(LOOKUPS), JsValue::NULL).unwrap();
+    let out = wasm::analyze_object(JsValue::from_str(LOOKUPS), JsValue::NULL).unwrap();
     let traces = get(&out, "traces");
     assert_eq!(traces.dyn_ref::<Array>().unwrap().length(), 2);
     let xss = at(&traces, 1);
@@ -96,7 +99,7 @@ fn analyze_json_lines_keeps_text_as_data() {
 
 #[wasm_bindgen_test]
 fn malformed_json_throws_an_error_with_line_and_column() {
-    let message = thrown_message(wasm::analyze(
+    let message = thrown_message(wasm::analyze_object(
         JsValue::from_str("{\n  \"candidates\": [\n    {\"originalRank\": 1,}\n  ]\n}"),
         JsValue::UNDEFINED,
     ));
@@ -106,7 +109,7 @@ fn malformed_json_throws_an_error_with_line_and_column() {
 #[wasm_bindgen_test]
 fn invalid_config_throws_an_error_naming_the_key() {
     let config = JSON::parse(r#"{"maxL2Distance": 0}"#).unwrap();
-    let message = thrown_message(wasm::analyze(JsValue::from_str(DENSE_TRACE), config));
+    let message = thrown_message(wasm::analyze_object(JsValue::from_str(DENSE_TRACE), config));
     assert!(message.contains("maxL2Distance"), "{message}");
 }
 
@@ -139,8 +142,7 @@ fn quality_score_follows_both_formulas() {
     assert!((hybrid.unwrap() - 0.6).abs() < 1e-12);
     let unknown = wasm::quality_score("cosine", Some(0.1), 1.0, 1.0, JsValue::UNDEFINED, None);
     assert_eq!(unknown.unwrap(), 0.0);
-    let bad_rank =
-        wasm::quality_score("hybrid", None, 0.0, 5.0, JsValue::UNDEFINED, None).map(JsValue::from);
+    let bad_rank = wasm::quality_score("hybrid", None, 0.0, 5.0, JsValue::UNDEFINED, None);
     assert!(thrown_message(bad_rank).contains("rank"));
 }
 
@@ -173,4 +175,102 @@ fn evaluate_with_a_malformed_cases_file_throws() {
         JsValue::UNDEFINED,
     ));
     assert!(message.contains("cases:1:"), "{message}");
+}
+
+fn stringify(value: &JsValue) -> String {
+    JSON::stringify(value).unwrap().into()
+}
+
+#[wasm_bindgen_test]
+fn the_handle_hands_out_the_parts_of_the_whole_object() {
+    // JSON lines: one trace per line, then the two LookupResults.
+    let batch = format!(
+        "{}\n{}\n{LOOKUPS}",
+        DENSE_TRACE.replace('\n', " "),
+        HYBRID_TRACE.replace('\n', " ")
+    );
+    let config = JSON::parse(r#"{"returnN": 3}"#).unwrap();
+    let analysis = wasm::analyze(JsValue::from_str(&batch), config).unwrap();
+    let whole = analysis.to_json().unwrap();
+    let traces = get(&whole, "traces");
+    assert_eq!(analysis.trace_count(), 4);
+    assert_eq!(traces.dyn_ref::<Array>().unwrap().length(), 4);
+    for key in ["summary", "config", "sweep", "warnings", "documents"] {
+        let part = match key {
+            "summary" => analysis.summary(),
+            "config" => analysis.config(),
+            "sweep" => analysis.sweep(),
+            "warnings" => analysis.warnings(),
+            _ => analysis.documents(),
+        };
+        assert_eq!(
+            stringify(&part.unwrap()),
+            stringify(&get(&whole, key)),
+            "{key}"
+        );
+    }
+    assert_eq!(
+        stringify(&analysis.input_errors().unwrap()),
+        stringify(&get(&whole, "inputErrors"))
+    );
+    assert_eq!(get(&get(&whole, "config"), "returnN").as_f64(), Some(3.0));
+    assert_eq!(get(&get(&whole, "summary"), "traces").as_f64(), Some(4.0));
+    for index in 0..4 {
+        assert_eq!(
+            stringify(&analysis.trace(index).unwrap()),
+            stringify(&at(&traces, index as u32)),
+            "trace {index}"
+        );
+    }
+    assert!(analysis.trace(4).unwrap().is_undefined());
+    let middle = analysis.traces(Some(1.0), Some(-1.0)).unwrap();
+    assert_eq!(middle.dyn_ref::<Array>().unwrap().length(), 2);
+    assert_eq!(stringify(&at(&middle, 0)), stringify(&at(&traces, 1)));
+    assert_eq!(stringify(&at(&middle, 1)), stringify(&at(&traces, 2)));
+    let all = analysis.traces(None, None).unwrap();
+    assert_eq!(stringify(&all), stringify(&traces));
+}
+
+#[wasm_bindgen_test]
+fn json_stringify_of_the_handle_writes_the_whole_object() {
+    // `toJSON` is what `JSON.stringify` calls: the handle serialises as the CLI's object.
+    let analysis: JsValue = wasm::analyze(JsValue::from_str(DENSE_TRACE), JsValue::NULL)
+        .unwrap()
+        .into();
+    let text = stringify(&analysis);
+    let whole = wasm::analyze_object(JsValue::from_str(DENSE_TRACE), JsValue::NULL).unwrap();
+    assert_eq!(text, stringify(&whole));
+    assert!(text.starts_with("{\"config\":"), "{text}");
+}
+
+#[wasm_bindgen_test]
+fn the_handle_reports_unreadable_documents_beside_the_readable_ones() {
+    let batch = format!(
+        "{}\n{{\"candidates\": [}}\n",
+        DENSE_TRACE.replace('\n', " ")
+    );
+    let analysis = wasm::analyze(JsValue::from_str(&batch), JsValue::UNDEFINED).unwrap();
+    assert_eq!(analysis.trace_count(), 1);
+    let errors = analysis.input_errors().unwrap();
+    assert_eq!(errors.dyn_ref::<Array>().unwrap().length(), 1);
+    assert_eq!(get(&at(&errors, 0), "line").as_f64(), Some(2.0));
+    assert_eq!(
+        get(&at(&errors, 0), "source").as_string().as_deref(),
+        Some("input")
+    );
+}
+
+#[wasm_bindgen_test]
+fn missing_input_throws_an_error_saying_so() {
+    let message = thrown_message(wasm::analyze(JsValue::UNDEFINED, JsValue::UNDEFINED));
+    assert_eq!(
+        message,
+        "input: expected a JSON string or an object, got nothing"
+    );
+    let message = thrown_message(wasm::evaluate(
+        JsValue::from_str(CASES),
+        JsValue::NULL,
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.starts_with("runs: "), "{message}");
 }

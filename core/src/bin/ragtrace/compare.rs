@@ -1,0 +1,234 @@
+//! `ragtrace compare` and `ragtrace eval --baseline`: reading, flags and printing only;
+//! the comparison is `ragtrace_core::runs`.
+
+use super::{load_settings, print_input_errors, read_inputs, write_file, SettingsArgs};
+use super::{EXIT_INPUT, EXIT_USAGE};
+use clap::Args;
+use ragtrace_core::golden::{self, GoldenReport};
+use ragtrace_core::input;
+use ragtrace_core::runs::golden_delta::{self, FailOn, GoldenComparison, SignificanceOptions};
+use ragtrace_core::runs::{self, markdown, CompareOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The exit status of a tripped `--fail-on` gate.
+pub const EXIT_GATE: u8 = 3;
+
+#[derive(Args)]
+pub struct CompareArgs {
+    /// Run A's trace files (the baseline side).
+    #[arg(long = "a", value_name = "FILE", required = true, num_args = 1..)]
+    a: Vec<String>,
+    /// Run B's trace files.
+    #[arg(long = "b", value_name = "FILE", required = true, num_args = 1..)]
+    b: Vec<String>,
+    /// Golden cases: evaluate both runs and compare the evaluations.
+    #[arg(long, value_name = "CASES.json")]
+    cases: Option<PathBuf>,
+    #[command(flatten)]
+    settings: SettingsArgs,
+    /// Where compare.json and compare.md are written.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    out_dir: PathBuf,
+    #[command(flatten)]
+    gate: GateArgs,
+    /// RBO's persistence p, in (0, 1).
+    #[arg(long, value_name = "P", default_value_t = 0.9)]
+    rbo_p: f64,
+}
+
+#[derive(Args)]
+pub struct GateArgs {
+    /// Exit with status 3 when a case regressed (regression) or a metric's mean dropped
+    /// with Holm-adjusted randomisation p < 0.05 (significant). Without cases, compare's
+    /// `regression` is a pair whose recomputed level got worse.
+    #[arg(long, value_name = "WHEN", default_value = "never", value_parser = ["regression", "significant", "never"])]
+    fail_on: String,
+}
+
+impl GateArgs {
+    fn fail_on(&self) -> FailOn {
+        FailOn::parse(&self.fail_on).unwrap_or(FailOn::Never)
+    }
+}
+
+#[derive(Args)]
+pub struct BaselineArgs {
+    /// A report.json saved by an earlier `ragtrace eval`: add the changes since it.
+    #[arg(long, value_name = "REPORT.json")]
+    baseline: Option<PathBuf>,
+    #[command(flatten)]
+    gate: GateArgs,
+}
+
+fn read_cases(path: &PathBuf) -> Result<golden::CaseSet, ExitCode> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        eprintln!("ragtrace: cannot read {name}: {err}");
+        ExitCode::from(EXIT_INPUT)
+    })?;
+    let cases = golden::parse_cases(&name, &text).map_err(|errors| {
+        print_input_errors(&errors);
+        ExitCode::from(EXIT_INPUT)
+    })?;
+    for finding in &cases.diagnostics {
+        let place = finding.path.as_deref().unwrap_or("");
+        eprintln!("ragtrace: {name}{place}: {}", finding.message);
+    }
+    Ok(cases)
+}
+
+pub fn run_compare(args: CompareArgs) -> ExitCode {
+    let settings = match load_settings(&args.settings) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("ragtrace: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let options = CompareOptions { rbo_p: args.rbo_p };
+    if let Err(message) = options.validate() {
+        eprintln!("ragtrace: --rbo-p: {message}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let cases = match args.cases.as_ref().map(read_cases).transpose() {
+        Ok(cases) => cases,
+        Err(code) => return code,
+    };
+    let (docs_a, unreadable_a) = read_inputs(&args.a);
+    let (docs_b, unreadable_b) = read_inputs(&args.b);
+    let (batch_a, batch_b) = (
+        input::parse_documents(&docs_a),
+        input::parse_documents(&docs_b),
+    );
+    print_input_errors(&batch_a.errors);
+    print_input_errors(&batch_b.errors);
+    let report =
+        match runs::compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options) {
+            Ok(report) => report,
+            Err(err) => {
+                eprintln!("ragtrace: {err}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        };
+    let json = match serde_json::to_string_pretty(&report) {
+        Ok(json) => json + "\n",
+        Err(err) => {
+            eprintln!("ragtrace: cannot serialise the comparison: {err}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let written = write_file(&args.out_dir, "compare.json", &json).and_then(|()| {
+        write_file(
+            &args.out_dir,
+            "compare.md",
+            &markdown::compare_markdown(&report),
+        )
+    });
+    if let Err(message) = written {
+        eprintln!("ragtrace: {message}");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    print!("{}", markdown::compare_summary_text(&report));
+    if let Some(message) = &report.no_common_query {
+        eprintln!("ragtrace: {message}");
+    }
+    if unreadable_a || unreadable_b || !batch_a.errors.is_empty() || !batch_b.errors.is_empty() {
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let fail_on = args.gate.fail_on();
+    let tripped = match &report.golden {
+        Some(golden) => golden_delta::gate(golden, fail_on),
+        None => level_gate(&report, fail_on),
+    };
+    gate_exit(tripped)
+}
+
+/// Without cases: `regression` trips on a pair whose recomputed level got worse.
+fn level_gate(report: &runs::CompareReport, fail_on: FailOn) -> Option<String> {
+    if fail_on != FailOn::Regression {
+        return None;
+    }
+    let worse = report
+        .pairs
+        .iter()
+        .filter(|p| p.numbers.level_worsened())
+        .count();
+    (worse > 0).then(|| format!("{worse} pair(s) got a worse relevance level in run B"))
+}
+
+fn gate_exit(tripped: Option<String>) -> ExitCode {
+    match tripped {
+        Some(reason) => {
+            eprintln!("ragtrace: --fail-on: {reason}");
+            ExitCode::from(EXIT_GATE)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// `eval --baseline`: the comparison with the saved report, or the exit status of a
+/// baseline that cannot be read (1) or is not a report.json (2).
+pub fn baseline_comparison(
+    args: &BaselineArgs,
+    evaluation: &GoldenReport,
+) -> Result<Option<GoldenComparison>, ExitCode> {
+    let Some(path) = &args.baseline else {
+        if args.gate.fail_on() != FailOn::Never {
+            eprintln!("ragtrace: --fail-on needs --baseline REPORT.json (there is nothing to compare with)");
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
+        return Ok(None);
+    };
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        eprintln!("ragtrace: cannot read {name}: {err}");
+        ExitCode::from(EXIT_INPUT)
+    })?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|err| {
+        eprintln!(
+            "ragtrace: {name}:{}:{}: the baseline is not JSON ({err}); expected a report.json written by `ragtrace eval`",
+            err.line(),
+            err.column()
+        );
+        ExitCode::from(EXIT_USAGE)
+    })?;
+    let baseline = golden_delta::baseline_scores(&value).map_err(|err| {
+        eprintln!("ragtrace: {name}: {err}");
+        ExitCode::from(EXIT_USAGE)
+    })?;
+    let mut comparison =
+        golden_delta::compare_golden(&baseline, &golden_delta::case_scores(evaluation));
+    golden_delta::add_significance(&mut comparison, &SignificanceOptions::default());
+    Ok(Some(comparison))
+}
+
+/// report.json's text, with the `comparison` object when there is a baseline.
+pub fn report_json(
+    evaluation: &GoldenReport,
+    comparison: Option<&GoldenComparison>,
+) -> serde_json::Result<String> {
+    let json = match comparison {
+        Some(comparison) => serde_json::to_string_pretty(&golden_delta::ReportWithComparison {
+            report: evaluation,
+            comparison,
+        }),
+        None => serde_json::to_string_pretty(evaluation),
+    };
+    json.map(|json| json + "\n")
+}
+
+/// The "Changes since the baseline" section, or nothing.
+pub fn baseline_markdown(comparison: Option<&GoldenComparison>) -> String {
+    comparison.map_or_else(String::new, markdown::baseline_changes_markdown)
+}
+
+/// Prints the changes and applies the gate (after the files are written).
+pub fn finish_baseline(args: &BaselineArgs, comparison: Option<&GoldenComparison>) -> ExitCode {
+    let Some(comparison) = comparison else {
+        return ExitCode::SUCCESS;
+    };
+    println!("changes since the baseline:");
+    print!("{}", markdown::golden_summary_text(comparison));
+    gate_exit(golden_delta::gate(comparison, args.gate.fail_on()))
+}

@@ -1,0 +1,300 @@
+//! Markdown and plain-text renderings of a run comparison (`compare.md`, the CLI
+//! summary) and of golden deltas (the "Changes since the baseline" section of report.md).
+
+use super::golden_delta::{GoldenComparison, METRICS};
+use super::{CompareReport, Distribution, GroupSummary, LEVELS};
+use crate::report::md_cell;
+use std::fmt::Write as _;
+
+const GOLDEN_LEVELS: [&str; 4] = ["strong", "medium", "weak", "miss"];
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_owned(), |x| format!("{x:.3}"))
+}
+
+fn p_value(p: f64) -> String {
+    if p < 0.0001 {
+        "<0.0001".to_owned()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn distribution_row(name: &str, d: &Distribution) -> String {
+    let bins: Vec<String> = d.histogram.iter().map(usize::to_string).collect();
+    format!(
+        "| {name} | {} | {} | {} | {} |",
+        d.count,
+        opt(d.mean),
+        opt(d.median),
+        bins.join(" ")
+    )
+}
+
+fn group_section(out: &mut String, g: &GroupSummary) {
+    let _ = writeln!(out, "\n## {} ({} pairs)\n", md_cell(&g.group), g.pairs);
+    let _ = writeln!(
+        out,
+        "Level improved in {}, worsened in {}; B kept none of A's documents in {}.\n",
+        g.level_improved, g.level_worsened, g.b_kept_none
+    );
+    let _ = writeln!(
+        out,
+        "| A \\\\ B | {} |",
+        LEVELS.map(|l| l.as_str()).join(" | ")
+    );
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(LEVELS.len()));
+    for (i, level) in LEVELS.iter().enumerate() {
+        let cells: Vec<String> = g.level_transitions[i]
+            .iter()
+            .map(usize::to_string)
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", level.as_str(), cells.join(" | "));
+    }
+    let _ = writeln!(
+        out,
+        "\n| measure | pairs | mean | median | histogram (0-0.1 ... 0.9-1) |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---|");
+    let _ = writeln!(
+        out,
+        "{}",
+        distribution_row("overlap@k (documents)", &g.overlap_docs)
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        distribution_row("overlap@k (evidence keys)", &g.overlap_keys)
+    );
+    let _ = writeln!(out, "{}", distribution_row("Jaccard", &g.jaccard));
+    let _ = writeln!(out, "{}", distribution_row("RBO_ext", &g.rbo_ext));
+}
+
+/// `compare.md`: the groups, the pairs, the unpaired traces and the golden deltas.
+pub fn compare_markdown(report: &CompareReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Run comparison\n");
+    let _ = writeln!(
+        out,
+        "Run A: {} traces; run B: {} traces; {} pairs; RBO p = {}.",
+        report.runs.traces_a, report.runs.traces_b, report.runs.pairs, report.options.rbo_p
+    );
+    if let Some(message) = &report.no_common_query {
+        let _ = writeln!(out, "\n**{}**", md_cell(message));
+    }
+    for w in &report.warnings {
+        let _ = writeln!(out, "\n- warning: {}", md_cell(w));
+    }
+    for g in &report.groups {
+        if g.pairs > 0 {
+            group_section(&mut out, g);
+        }
+    }
+    if !report.pairs.is_empty() {
+        let _ = writeln!(out, "\n## Pairs\n");
+        let _ = writeln!(
+            out,
+            "| query | modes | level A | level B | overlap@k | RBO_ext | tau-b | only in A | only in B | config differs |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---:|---:|---:|---|---|---|");
+        for p in &report.pairs {
+            let n = &p.numbers;
+            let only = |side: &[super::OnlyOneSide]| {
+                side.iter()
+                    .map(|o| md_cell(&o.doc_id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                md_cell(p.query.as_deref().unwrap_or(&p.name_a)),
+                n.mode_pair.label(),
+                n.level_a.as_str(),
+                n.level_b.as_str(),
+                opt(n.overlap_docs),
+                opt(n.rbo.map(|r| r.ext)),
+                opt(n.kendall_tau_b),
+                only(&p.only_in_a),
+                only(&p.only_in_b),
+                p.config_differences
+                    .iter()
+                    .map(|d| d.key.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+    for (side, list) in [("A", &report.unpaired_a), ("B", &report.unpaired_b)] {
+        if !list.is_empty() {
+            let _ = writeln!(out, "\n## Unpaired traces of run {side}\n");
+            for t in list {
+                let _ = writeln!(
+                    out,
+                    "- {}{}",
+                    md_cell(&t.name),
+                    t.query
+                        .as_deref()
+                        .map(|q| format!(": {}", md_cell(q)))
+                        .unwrap_or_default()
+                );
+            }
+        }
+    }
+    if let Some(golden) = &report.golden {
+        let _ = writeln!(out, "\n## Golden cases, A -> B");
+        golden_section(&mut out, golden);
+    }
+    out
+}
+
+/// The "Changes since the baseline" section appended to report.md.
+pub fn baseline_changes_markdown(comparison: &GoldenComparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n## Changes since the baseline");
+    golden_section(&mut out, comparison);
+    out
+}
+
+fn golden_section(out: &mut String, c: &GoldenComparison) {
+    let _ = writeln!(
+        out,
+        "\n{} cases in both; {} regressed, {} improved; {} only in A, {} only in B.\n",
+        c.cases.len(),
+        c.regressions,
+        c.improvements,
+        c.only_in_a.len(),
+        c.only_in_b.len()
+    );
+    let _ = writeln!(
+        out,
+        "| metric | mean A | mean B | difference | wins | ties | losses | 95% CI | randomisation p | Holm p | t-test p |"
+    );
+    let _ = writeln!(
+        out,
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+    );
+    for m in &c.metrics {
+        let (ci, p, holm, t) = match &m.significance {
+            Some(s) => (
+                format!("[{}, {}]", opt(s.ci_low), opt(s.ci_high)),
+                p_value(s.permutation_p),
+                p_value(s.permutation_p_holm),
+                s.t_test.map_or_else(|| "–".to_owned(), |t| p_value(t.p)),
+            ),
+            None => ("–".into(), "–".into(), "–".into(), "–".into()),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {ci} | {p} | {holm} | {t} |",
+            m.metric,
+            opt(m.mean_a),
+            opt(m.mean_b),
+            m.mean_difference
+                .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}")),
+            m.wins,
+            m.ties,
+            m.losses
+        );
+    }
+    let _ = writeln!(out, "\n| A \\\\ B | {} |", GOLDEN_LEVELS.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(4));
+    for (i, level) in GOLDEN_LEVELS.iter().enumerate() {
+        let cells: Vec<String> = c.level_transitions[i]
+            .iter()
+            .map(usize::to_string)
+            .collect();
+        let _ = writeln!(out, "| {level} | {} |", cells.join(" | "));
+    }
+    let changed: Vec<_> = c.cases.iter().filter(|d| d.level_a != d.level_b).collect();
+    if !changed.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n| case | level A | level B | {} |",
+            METRICS.map(|m| format!("Δ {m}")).join(" | ")
+        );
+        let _ = writeln!(out, "|---|---|---|{}", "---:|".repeat(METRICS.len()));
+        for d in changed {
+            let deltas: Vec<String> = d
+                .metrics
+                .iter()
+                .map(|v| format!("{:+.3}", v.delta))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {}{} | {} | {} | {} |",
+                md_cell(&d.case_id),
+                if d.regression { " (regression)" } else { "" },
+                d.level_a.as_str(),
+                d.level_b.as_str(),
+                deltas.join(" | ")
+            );
+        }
+    }
+}
+
+/// A short plain-text summary for the CLI.
+pub fn compare_summary_text(report: &CompareReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "run comparison: {} pairs ({} traces in A, {} in B; {} unpaired in A, {} in B)",
+        report.runs.pairs,
+        report.runs.traces_a,
+        report.runs.traces_b,
+        report.unpaired_a.len(),
+        report.unpaired_b.len()
+    );
+    if let Some(message) = &report.no_common_query {
+        let _ = writeln!(out, "  {message}");
+    }
+    for g in report.groups.iter().filter(|g| g.pairs > 0) {
+        let _ = writeln!(
+            out,
+            "  {:<16}{:>6} pairs  overlap@k mean {}  RBO_ext mean {}  level better {} worse {}  B kept none {}",
+            g.group,
+            g.pairs,
+            opt(g.overlap_docs.mean),
+            opt(g.rbo_ext.mean),
+            g.level_improved,
+            g.level_worsened,
+            g.b_kept_none
+        );
+    }
+    if let Some(golden) = &report.golden {
+        let _ = write!(out, "{}", golden_summary_text(golden));
+    }
+    for w in &report.warnings {
+        let _ = writeln!(out, "  warning: {w}");
+    }
+    out
+}
+
+/// The golden deltas in a few lines.
+pub fn golden_summary_text(c: &GoldenComparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  golden cases in both: {}; regressed {}, improved {}",
+        c.cases.len(),
+        c.regressions,
+        c.improvements
+    );
+    for m in &c.metrics {
+        let p = m
+            .significance
+            .as_ref()
+            .map(|s| format!("  Holm p {}", p_value(s.permutation_p_holm)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<15}A {}  B {}  diff {}{p}",
+            m.metric,
+            opt(m.mean_a),
+            opt(m.mean_b),
+            m.mean_difference
+                .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}"))
+        );
+    }
+    out
+}

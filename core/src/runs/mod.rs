@@ -1,0 +1,1236 @@
+//! Two runs side by side: two batches of traces for the same queries (dense against
+//! hybrid, before against after a change), analysed under the same settings.
+//!
+//! Pairing depends on the input only, so [`pair_runs`] runs once per pair of loaded
+//! batches: it pairs the traces and gives every docId and evidence key of a pair a small
+//! number shared by both sides. [`compare_paired`] is the part the page calls on every
+//! knob change: per pair, numbers only (overlap, Jaccard, RBO, Kendall's tau-b, both
+//! levels), comparing those numbers rather than strings, with one scratch space for all
+//! pairs. [`compare_runs`] does both. [`pair_detail`] builds the lists of one pair when
+//! they are read; [`compare_report`] builds them for every pair (what `compare.json`
+//! holds). The golden deltas and their significance are in
+//! [`golden_delta`], computed separately (after the paint on the page).
+
+pub mod golden_delta;
+pub mod markdown;
+
+use crate::golden::normalize;
+use crate::label::CanonicalLabel;
+use crate::stats::{self, Rbo};
+use crate::{Analysis, Level, Trace, TraceAnalysis};
+use serde::Serialize;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The options of a comparison (not knobs of the analysis: they change no trace).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareOptions {
+    /// RBO's persistence: the weight of depth d is proportional to p^(d-1); 0.9 puts
+    /// about 86% of the weight on the first ten ranks.
+    pub rbo_p: f64,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions { rbo_p: 0.9 }
+    }
+}
+
+impl CompareOptions {
+    /// `Err` names the problem when `rbo_p` is not in (0, 1).
+    pub fn validate(&self) -> Result<(), String> {
+        if self.rbo_p > 0.0 && self.rbo_p < 1.0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "rboP must be greater than 0 and less than 1, found {}",
+                self.rbo_p
+            ))
+        }
+    }
+}
+
+/// What two traces were paired by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum PairedBy {
+    #[serde(rename = "caseId")]
+    CaseId,
+    #[serde(rename = "query")]
+    Query,
+    #[serde(rename = "requestId")]
+    RequestId,
+}
+
+/// The modes of a pair's two traces, e.g. dense -> hybrid; `None` is an unknown mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModePair {
+    pub a: Option<CanonicalLabel>,
+    pub b: Option<CanonicalLabel>,
+}
+
+impl ModePair {
+    /// `dense->hybrid`; an unknown mode is `unknown`.
+    pub fn label(&self) -> String {
+        let name = |m: Option<CanonicalLabel>| m.map_or("unknown", CanonicalLabel::as_str);
+        format!("{}->{}", name(self.a), name(self.b))
+    }
+}
+
+impl Serialize for ModePair {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.label())
+    }
+}
+
+/// One pair of traces, numbers only (no string is copied).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PairComparison {
+    /// Index into run A's `Analysis::traces`.
+    pub a: usize,
+    /// Index into run B's `Analysis::traces`.
+    pub b: usize,
+    pub paired_by: PairedBy,
+    pub mode_pair: ModePair,
+    /// The cut of overlap@k: the smaller of the two traces' effective `returnN`.
+    pub k: usize,
+    /// Distinct documents each side accepted.
+    pub docs_a: usize,
+    pub docs_b: usize,
+    /// Documents both accepted (whole lists, not only the first k).
+    pub common_docs: usize,
+    /// |A ∩ B| / k over the first k distinct documents of each side; `None` when k is 0.
+    pub overlap_docs: Option<f64>,
+    /// The same over the accepted blocks' evidence keys.
+    pub overlap_keys: Option<f64>,
+    /// Over the accepted documents; `None` when neither side accepted any.
+    pub jaccard: Option<f64>,
+    /// Over the accepted document rankings; `None` when neither side accepted any.
+    pub rbo: Option<Rbo>,
+    /// Over the ranks of the documents both accepted; `None` for fewer than two.
+    pub kendall_tau_b: Option<f64>,
+    pub level_a: Level,
+    pub level_b: Level,
+    pub top_quality_a: Option<f64>,
+    pub top_quality_b: Option<f64>,
+    /// A accepted documents and B kept none of them.
+    pub b_kept_none: bool,
+    /// The two traces ran with different effective configurations (their own options
+    /// differ); [`pair_detail`] lists the keys.
+    pub config_differs: bool,
+}
+
+impl PairComparison {
+    /// The level got worse from A to B (NO_MATCH is the worst).
+    pub fn level_worsened(&self) -> bool {
+        self.level_b > self.level_a
+    }
+}
+
+/// A trace of one run that no trace of the other run pairs with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnpairedTrace {
+    /// Index into its run's `Analysis::traces`.
+    pub index: usize,
+    pub name: String,
+    pub query: Option<String>,
+    pub case_id: Option<String>,
+}
+
+/// A summary of numbers in [0, 1].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Distribution {
+    /// Pairs that have the number (it is undefined for some).
+    pub count: usize,
+    pub mean: Option<f64>,
+    pub median: Option<f64>,
+    /// Ten bins of width 0.1: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0]; 1.0 is in the last.
+    pub histogram: [usize; 10],
+}
+
+impl Distribution {
+    fn of(mut values: Vec<f64>) -> Distribution {
+        let mut histogram = [0usize; 10];
+        for v in &values {
+            histogram[((v * 10.0).floor().max(0.0) as usize).min(9)] += 1;
+        }
+        values.sort_by(f64::total_cmp);
+        let count = values.len();
+        let mean = (count > 0).then(|| values.iter().sum::<f64>() / count as f64);
+        let median = (count > 0).then(|| stats::quantile(&values, 0.5));
+        Distribution {
+            count,
+            mean,
+            median,
+            histogram,
+        }
+    }
+}
+
+/// The five recomputed levels, best first: the rows and columns of the transition matrix.
+pub const LEVELS: [Level; 5] = [
+    Level::Precise,
+    Level::HighlyRelevant,
+    Level::Relevant,
+    Level::LowRelevance,
+    Level::NoMatch,
+];
+
+fn level_index(level: Level) -> usize {
+    LEVELS.iter().position(|l| *l == level).unwrap_or(4)
+}
+
+/// The batch numbers of a group of pairs (all of them, or those of one mode pair).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSummary {
+    /// `all`, or a mode pair such as `dense->hybrid`.
+    pub group: String,
+    pub pairs: usize,
+    /// `levelTransitions[i][j]`: pairs at level LEVELS[i] in A and LEVELS[j] in B
+    /// (PRECISE, HIGHLY_RELEVANT, RELEVANT, LOW_RELEVANCE, NO_MATCH).
+    pub level_transitions: [[usize; 5]; 5],
+    pub level_improved: usize,
+    pub level_worsened: usize,
+    pub overlap_docs: Distribution,
+    pub overlap_keys: Distribution,
+    pub jaccard: Distribution,
+    pub rbo_ext: Distribution,
+    /// Pairs where A accepted documents and B kept none of them.
+    pub b_kept_none: usize,
+}
+
+/// The comparison of two analysed runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunComparison {
+    pub options: CompareOptions,
+    /// In run A's order (the order of [`Pairing::links`]).
+    pub pairs: Vec<PairComparison>,
+    /// `all` first, then each mode pair present, in label order.
+    pub groups: Vec<GroupSummary>,
+    /// Indexes into `pairs` where B kept none of A's documents.
+    pub b_kept_none: Vec<usize>,
+}
+
+/// Two traces paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Link {
+    /// Index into run A's traces.
+    pub a: usize,
+    /// Index into run B's traces.
+    pub b: usize,
+    pub paired_by: PairedBy,
+}
+
+/// Which traces of two runs pair, and the shared numbering of each pair's documents and
+/// evidence keys. Depends on the input only: made once per pair of loaded batches.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pairing {
+    /// In run A's order.
+    pub links: Vec<Link>,
+    pub unpaired_a: Vec<UnpairedTrace>,
+    pub unpaired_b: Vec<UnpairedTrace>,
+    /// E.g. duplicate queries paired in order.
+    pub warnings: Vec<String>,
+    /// Set when the runs have no query in common: says how many traces of each side
+    /// were unpaired and names the first few queries.
+    pub no_common_query: Option<String>,
+    pub traces_a: usize,
+    pub traces_b: usize,
+    /// Per link, per candidate of A then of B (by `inputIndex`), the number of its docId
+    /// and of its evidence key within the pair; `starts[i]` is link i's first entry.
+    #[serde(skip)]
+    doc_ids: Vec<u32>,
+    #[serde(skip)]
+    key_ids: Vec<u32>,
+    #[serde(skip)]
+    starts: Vec<usize>,
+    /// Per link, how many of its entries are A's.
+    #[serde(skip)]
+    splits: Vec<usize>,
+}
+
+/// FxHash (rustc's hasher): keys here are ids and queries from the user's own files, so
+/// the flooding resistance of the default SipHash buys nothing, and pairing hashes every
+/// docId and evidence key of every pair.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        for &byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.write(&[byte]);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+
+/// A pairing key: caseId, normalised query, or requestId.
+type Key<'a> = Cow<'a, str>;
+
+/// Occurrences of each key in run B, in order, as linked lists through `next`
+/// (no allocation per key).
+struct Chains<'a> {
+    heads: FastMap<Key<'a>, (usize, usize)>,
+    next: Vec<usize>,
+}
+
+const NONE: usize = usize::MAX;
+
+impl<'a> Chains<'a> {
+    fn new(len: usize) -> Self {
+        Chains {
+            heads: FastMap::default(),
+            next: vec![NONE; len],
+        }
+    }
+
+    fn push(&mut self, key: Key<'a>, index: usize) -> bool {
+        match self.heads.get_mut(&key) {
+            Some((_, tail)) => {
+                self.next[*tail] = index;
+                *tail = index;
+                true
+            }
+            None => {
+                self.heads.insert(key, (index, index));
+                false
+            }
+        }
+    }
+
+    fn pop(&mut self, key: &str) -> Option<usize> {
+        let (head, _) = self.heads.get_mut(key)?;
+        let index = *head;
+        if index == NONE {
+            return None;
+        }
+        *head = self.next[index];
+        Some(index)
+    }
+}
+
+/// The normalised query, borrowed when normalising would not change it (the usual case).
+fn normalized_query(text: &str) -> Cow<'_, str> {
+    let settled = |c: char| (c == ' ' || !c.is_whitespace()) && lowercases_to_itself(c);
+    // Byte by byte for ASCII (the usual query), by character otherwise.
+    let settled_text = if text.is_ascii() {
+        text.bytes()
+            .all(|b| b == b' ' || !(char::from(b).is_whitespace() || b.is_ascii_uppercase()))
+    } else {
+        text.chars().all(settled)
+    };
+    let already =
+        !text.starts_with(' ') && !text.ends_with(' ') && !text.contains("  ") && settled_text;
+    if already {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(normalize(text))
+    }
+}
+
+fn lowercases_to_itself(c: char) -> bool {
+    let mut lower = c.to_lowercase();
+    lower.next() == Some(c) && lower.next().is_none()
+}
+
+type KeyOf = for<'t> fn(&'t Trace) -> Option<Cow<'t, str>>;
+
+fn case_key(t: &Trace) -> Option<Cow<'_, str>> {
+    t.case_id.as_deref().map(Cow::Borrowed)
+}
+
+fn query_key(t: &Trace) -> Option<Cow<'_, str>> {
+    t.query.as_deref().map(normalized_query)
+}
+
+fn request_key(t: &Trace) -> Option<Cow<'_, str>> {
+    t.request_id.as_deref().map(Cow::Borrowed)
+}
+
+/// Which traces a pass may pair: `(has caseId, has query)` of each side. Two traces that
+/// both carry a caseId pair by it or not at all; two that both carry a query pair by it
+/// (normalised) or not at all; requestId is the last resort.
+fn category(t: &Trace) -> usize {
+    usize::from(t.case_id.is_some()) * 2 + usize::from(t.query.is_some())
+}
+
+fn allowed(by: PairedBy, a: usize, b: usize) -> bool {
+    let both = a & b;
+    match by {
+        PairedBy::CaseId => both & 2 != 0,
+        PairedBy::Query => both & 2 == 0,
+        PairedBy::RequestId => both == 0,
+    }
+}
+
+/// Pairs the traces of two runs: caseId when both carry one, else the normalised query,
+/// else requestId; repeated keys pair in order. Returns (a, b, by) in A's order.
+fn link_traces(a: &[Arc<Trace>], b: &[Arc<Trace>], warnings: &mut Vec<String>) -> Vec<Link> {
+    let mut partner_of_a = vec![None::<(usize, PairedBy)>; a.len()];
+    let mut paired_b = vec![false; b.len()];
+    let passes: [(KeyOf, PairedBy); 3] = [
+        (case_key, PairedBy::CaseId),
+        (query_key, PairedBy::Query),
+        (request_key, PairedBy::RequestId),
+    ];
+    for (key_of, by) in passes {
+        // One set of chains per category of B's traces.
+        let mut chains: [Chains<'_>; 4] = std::array::from_fn(|_| Chains::new(b.len()));
+        let mut repeated_b = 0usize;
+        for (j, t) in b.iter().enumerate() {
+            if paired_b[j] {
+                continue;
+            }
+            if let Some(key) = key_of(t) {
+                if chains[category(t)].push(key, j) {
+                    repeated_b += 1;
+                }
+            }
+        }
+        let mut seen_a: FastMap<Cow<'_, str>, ()> = FastMap::default();
+        let mut repeated_a = 0usize;
+        for (i, t) in a.iter().enumerate() {
+            if partner_of_a[i].is_some() {
+                continue;
+            }
+            let Some(key) = key_of(t) else { continue };
+            let cat = category(t);
+            let partner = (0..4)
+                .filter(|&c| allowed(by, cat, c))
+                .find_map(|c| chains[c].pop(&key));
+            if let Some(j) = partner {
+                partner_of_a[i] = Some((j, by));
+                paired_b[j] = true;
+            }
+            if seen_a.insert(key, ()).is_some() {
+                repeated_a += 1;
+            }
+        }
+        if repeated_a + repeated_b > 0 {
+            let what = match by {
+                PairedBy::CaseId => "caseId",
+                PairedBy::Query => "query",
+                PairedBy::RequestId => "requestId",
+            };
+            warnings.push(format!(
+                "{repeated_a} trace(s) of run A and {repeated_b} of run B repeat an earlier {what}; repeated ones are paired in order of appearance"
+            ));
+        }
+    }
+    partner_of_a
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|(b, paired_by)| Link { a: i, b, paired_by }))
+        .collect()
+}
+
+/// Numbers each distinct docId and evidence key of a linked pair, A's candidates first.
+fn number_pair<'t>(
+    ta: &'t Trace,
+    tb: &'t Trace,
+    doc_ids: &mut Vec<u32>,
+    key_ids: &mut Vec<u32>,
+    docs: &mut FastMap<&'t str, u32>,
+    keys: &mut FastMap<&'t str, u32>,
+) {
+    docs.clear();
+    keys.clear();
+    for t in [ta, tb] {
+        let start = doc_ids.len();
+        let slots = slots(t);
+        doc_ids.resize(start + slots, u32::MAX);
+        key_ids.resize(start + slots, u32::MAX);
+        for c in &t.candidates {
+            let next = docs.len() as u32;
+            doc_ids[start + c.input_index] = *docs.entry(&c.doc_id).or_insert(next);
+            let next = keys.len() as u32;
+            key_ids[start + c.input_index] = *keys.entry(&c.evidence_key).or_insert(next);
+        }
+    }
+}
+
+/// Pairs the traces of two runs (caseId, else normalised query, else requestId) and
+/// numbers each pair's documents and evidence keys. Pass the parsed batches' `traces`
+/// (or, equally, those an analysis holds): the analyses compared must be of these.
+pub fn pair_runs(a: &[Arc<Trace>], b: &[Arc<Trace>]) -> Pairing {
+    let mut warnings = Vec::new();
+    let links = link_traces(a, b, &mut warnings);
+    let (mut doc_ids, mut key_ids) = (Vec::new(), Vec::new());
+    let mut starts = Vec::with_capacity(links.len());
+    let mut splits = Vec::with_capacity(links.len());
+    let (mut docs, mut keys) = (FastMap::default(), FastMap::default());
+    for link in &links {
+        starts.push(doc_ids.len());
+        splits.push(slots(&a[link.a]));
+        number_pair(
+            &a[link.a],
+            &b[link.b],
+            &mut doc_ids,
+            &mut key_ids,
+            &mut docs,
+            &mut keys,
+        );
+    }
+    let mut paired_a = vec![false; a.len()];
+    let mut paired_b = vec![false; b.len()];
+    for link in &links {
+        paired_a[link.a] = true;
+        paired_b[link.b] = true;
+    }
+    let unpaired_of = |traces: &[Arc<Trace>], paired: &[bool]| -> Vec<UnpairedTrace> {
+        traces
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !paired[*i])
+            .map(|(i, t)| unpaired(t, i))
+            .collect()
+    };
+    let unpaired_a = unpaired_of(a, &paired_a);
+    let unpaired_b = unpaired_of(b, &paired_b);
+    let no_common_query = (links.is_empty() && !(a.is_empty() && b.is_empty()))
+        .then(|| no_common_query_message(&unpaired_a, &unpaired_b));
+    Pairing {
+        links,
+        unpaired_a,
+        unpaired_b,
+        warnings,
+        no_common_query,
+        traces_a: a.len(),
+        traces_b: b.len(),
+        doc_ids,
+        key_ids,
+        starts,
+        splits,
+    }
+}
+
+/// The entries a trace's candidates take in the numbering: one per `inputIndex`.
+fn slots(t: &Trace) -> usize {
+    t.candidates
+        .iter()
+        .map(|c| c.input_index + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Working space reused across pairs, so a comparison allocates per batch, not per pair.
+#[derive(Default)]
+struct Scratch {
+    docs_a: Vec<u32>,
+    docs_b: Vec<u32>,
+    keys_a: Vec<u32>,
+    keys_b: Vec<u32>,
+    ranks_a: Vec<f64>,
+    ranks_b: Vec<f64>,
+}
+
+/// The numbers of a trace's accepted documents (distinct, first occurrence) and evidence
+/// keys; `ids` are the pairing's numbers of this side's candidates.
+fn accepted_lists(
+    t: &TraceAnalysis,
+    doc_ids: &[u32],
+    key_ids: &[u32],
+    docs: &mut Vec<u32>,
+    keys: &mut Vec<u32>,
+) {
+    docs.clear();
+    keys.clear();
+    // `take` stops the walk at the last accepted block instead of reading every decision.
+    for block in t.accepted_blocks().take(t.stages.accepted) {
+        let at = block.candidate.input_index;
+        let (Some(&doc), Some(&key)) = (doc_ids.get(at), key_ids.get(at)) else {
+            continue;
+        };
+        keys.push(key);
+        if !docs.contains(&doc) {
+            docs.push(doc);
+        }
+    }
+}
+
+fn compare_pair(
+    ta: &TraceAnalysis,
+    tb: &TraceAnalysis,
+    link: Link,
+    ids: (&[u32], &[u32], usize),
+    options: &CompareOptions,
+    s: &mut Scratch,
+) -> PairComparison {
+    let (doc_ids, key_ids, split) = ids;
+    let (docs_of_a, docs_of_b) = doc_ids.split_at(split.min(doc_ids.len()));
+    let (keys_of_a, keys_of_b) = key_ids.split_at(split.min(key_ids.len()));
+    accepted_lists(ta, docs_of_a, keys_of_a, &mut s.docs_a, &mut s.keys_a);
+    accepted_lists(tb, docs_of_b, keys_of_b, &mut s.docs_b, &mut s.keys_b);
+    let k = ta.return_n().min(tb.return_n());
+    let at_k = |count: usize| (k > 0).then(|| count as f64 / k as f64);
+    s.ranks_a.clear();
+    s.ranks_b.clear();
+    for (i, doc) in s.docs_a.iter().enumerate() {
+        if let Some(j) = s.docs_b.iter().position(|d| d == doc) {
+            s.ranks_a.push(i as f64);
+            s.ranks_b.push(j as f64);
+        }
+    }
+    let common_docs = s.ranks_a.len();
+    PairComparison {
+        a: link.a,
+        b: link.b,
+        paired_by: link.paired_by,
+        mode_pair: ModePair {
+            a: ta.mode(),
+            b: tb.mode(),
+        },
+        k,
+        docs_a: s.docs_a.len(),
+        docs_b: s.docs_b.len(),
+        common_docs,
+        overlap_docs: at_k(stats::overlap_count(&s.docs_a, &s.docs_b, k)),
+        overlap_keys: at_k(stats::overlap_count(&s.keys_a, &s.keys_b, k)),
+        jaccard: stats::jaccard(&s.docs_a, &s.docs_b),
+        rbo: stats::rbo(&s.docs_a, &s.docs_b, options.rbo_p),
+        kendall_tau_b: stats::kendall_tau_b(&s.ranks_a, &s.ranks_b),
+        level_a: ta.relevance_level,
+        level_b: tb.relevance_level,
+        top_quality_a: ta.top_quality,
+        top_quality_b: tb.top_quality,
+        b_kept_none: !s.docs_a.is_empty() && common_docs == 0,
+        config_differs: ta.config != tb.config,
+    }
+}
+
+fn unpaired(t: &Trace, index: usize) -> UnpairedTrace {
+    let name = match t.request_id.as_deref() {
+        Some(id) => id.to_owned(),
+        None => format!("#{}", t.position),
+    };
+    UnpairedTrace {
+        index,
+        name,
+        query: t.query.as_deref().map(str::to_owned),
+        case_id: t.case_id.as_deref().map(str::to_owned),
+    }
+}
+
+fn group_summary<'p>(
+    group: String,
+    pairs: impl Iterator<Item = &'p PairComparison>,
+) -> GroupSummary {
+    let mut summary = GroupSummary {
+        group,
+        pairs: 0,
+        level_transitions: [[0; 5]; 5],
+        level_improved: 0,
+        level_worsened: 0,
+        overlap_docs: Distribution::of(Vec::new()),
+        overlap_keys: Distribution::of(Vec::new()),
+        jaccard: Distribution::of(Vec::new()),
+        rbo_ext: Distribution::of(Vec::new()),
+        b_kept_none: 0,
+    };
+    let (mut overlap_docs, mut overlap_keys, mut jaccard, mut rbo) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for p in pairs {
+        summary.pairs += 1;
+        summary.level_transitions[level_index(p.level_a)][level_index(p.level_b)] += 1;
+        if p.level_b < p.level_a {
+            summary.level_improved += 1;
+        } else if p.level_worsened() {
+            summary.level_worsened += 1;
+        }
+        summary.b_kept_none += usize::from(p.b_kept_none);
+        overlap_docs.extend(p.overlap_docs);
+        overlap_keys.extend(p.overlap_keys);
+        jaccard.extend(p.jaccard);
+        rbo.extend(p.rbo.map(|r| r.ext));
+    }
+    summary.overlap_docs = Distribution::of(overlap_docs);
+    summary.overlap_keys = Distribution::of(overlap_keys);
+    summary.jaccard = Distribution::of(jaccard);
+    summary.rbo_ext = Distribution::of(rbo);
+    summary
+}
+
+/// How many queries the no-common-query message names per side.
+const FIRST_FEW: usize = 3;
+
+fn no_common_query_message(unpaired_a: &[UnpairedTrace], unpaired_b: &[UnpairedTrace]) -> String {
+    let first = |side: &[UnpairedTrace]| {
+        let names: Vec<String> = side
+            .iter()
+            .take(FIRST_FEW)
+            .map(|t| match &t.query {
+                Some(q) => format!("\"{q}\""),
+                None => t.name.clone(),
+            })
+            .collect();
+        if names.is_empty() {
+            "none".to_owned()
+        } else {
+            names.join(", ")
+        }
+    };
+    format!(
+        "the runs have no query in common: all {} trace(s) of run A and all {} of run B are unpaired (traces pair by caseId, else normalised query, else requestId); run A's first queries: {}; run B's: {}",
+        unpaired_a.len(),
+        unpaired_b.len(),
+        first(unpaired_a),
+        first(unpaired_b)
+    )
+}
+
+/// Compares two analysed runs paired by `pairing` (fast: numbers only, no golden cases,
+/// no significance). Links whose traces are not in the analyses are skipped.
+pub fn compare_paired(
+    a: &Analysis,
+    b: &Analysis,
+    pairing: &Pairing,
+    options: &CompareOptions,
+) -> RunComparison {
+    let mut scratch = Scratch::default();
+    let pairs: Vec<PairComparison> = pairing
+        .links
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &link)| {
+            let (ta, tb) = (a.traces.get(link.a)?, b.traces.get(link.b)?);
+            let start = pairing.starts[i];
+            let end = pairing
+                .starts
+                .get(i + 1)
+                .copied()
+                .unwrap_or(pairing.doc_ids.len());
+            let split = pairing.splits[i];
+            let ids = (
+                &pairing.doc_ids[start..end],
+                &pairing.key_ids[start..end],
+                split,
+            );
+            Some(compare_pair(ta, tb, link, ids, options, &mut scratch))
+        })
+        .collect();
+    let mut mode_pairs: Vec<ModePair> = pairs.iter().map(|p| p.mode_pair).collect();
+    mode_pairs.sort();
+    mode_pairs.dedup();
+    let mut groups = vec![group_summary("all".to_owned(), pairs.iter())];
+    for mode_pair in mode_pairs {
+        groups.push(group_summary(
+            mode_pair.label(),
+            pairs.iter().filter(|p| p.mode_pair == mode_pair),
+        ));
+    }
+    let b_kept_none = pairs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.b_kept_none)
+        .map(|(i, _)| i)
+        .collect();
+    RunComparison {
+        options: *options,
+        pairs,
+        groups,
+        b_kept_none,
+    }
+}
+
+/// The traces an analysis holds, for [`pair_runs`].
+pub fn traces_of(analysis: &Analysis) -> Vec<Arc<Trace>> {
+    analysis
+        .traces
+        .iter()
+        .map(|t| Arc::clone(&t.trace))
+        .collect()
+}
+
+/// Pairs and compares two analysed runs in one call.
+pub fn compare_runs(
+    a: &Analysis,
+    b: &Analysis,
+    options: &CompareOptions,
+) -> (Pairing, RunComparison) {
+    let pairing = pair_runs(&traces_of(a), &traces_of(b));
+    let comparison = compare_paired(a, b, &pairing, options);
+    (pairing, comparison)
+}
+
+/// One accepted block of one side of a pair.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AcceptedItem {
+    pub doc_id: String,
+    pub evidence_key: String,
+    pub accepted_rank: usize,
+    pub quality: f64,
+}
+
+/// A document only one side accepted: its rank among that side's distinct documents
+/// (1-based), its first block's accepted rank and quality.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OnlyOneSide {
+    pub doc_id: String,
+    pub doc_rank: usize,
+    pub accepted_rank: usize,
+    pub quality: f64,
+}
+
+/// A configuration key whose effective value differs between the two traces.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigDifference {
+    pub key: String,
+    pub a: Value,
+    pub b: Value,
+}
+
+/// One pair with its names and lists (built when read).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PairDetail {
+    pub name_a: String,
+    pub name_b: String,
+    pub query: Option<String>,
+    pub case_id: Option<String>,
+    pub accepted_a: Vec<AcceptedItem>,
+    pub accepted_b: Vec<AcceptedItem>,
+    pub only_in_a: Vec<OnlyOneSide>,
+    pub only_in_b: Vec<OnlyOneSide>,
+    pub config_differences: Vec<ConfigDifference>,
+    #[serde(flatten)]
+    pub numbers: PairComparison,
+}
+
+fn accepted_items(t: &TraceAnalysis) -> Vec<AcceptedItem> {
+    t.accepted_blocks()
+        .map(|block| AcceptedItem {
+            doc_id: block.doc_id.to_string(),
+            evidence_key: block.evidence_key.to_string(),
+            accepted_rank: block.accepted_rank.unwrap_or(0),
+            quality: block.quality_score,
+        })
+        .collect()
+}
+
+fn only_in(side: &[AcceptedItem], other: &[AcceptedItem]) -> Vec<OnlyOneSide> {
+    let mut docs: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for item in side {
+        if docs.contains(&item.doc_id.as_str()) {
+            continue;
+        }
+        docs.push(&item.doc_id);
+        if !other.iter().any(|o| o.doc_id == item.doc_id) {
+            out.push(OnlyOneSide {
+                doc_id: item.doc_id.clone(),
+                doc_rank: docs.len(),
+                accepted_rank: item.accepted_rank,
+                quality: item.quality,
+            });
+        }
+    }
+    out
+}
+
+fn config_differences(a: &TraceAnalysis, b: &TraceAnalysis) -> Vec<ConfigDifference> {
+    if a.config == b.config {
+        return Vec::new();
+    }
+    let (Ok(Value::Object(ca)), Ok(Value::Object(cb))) = (
+        serde_json::to_value(a.config),
+        serde_json::to_value(b.config),
+    ) else {
+        return Vec::new();
+    };
+    ca.iter()
+        .filter_map(|(key, va)| {
+            let vb = cb.get(key).cloned().unwrap_or(Value::Null);
+            (*va != vb).then(|| ConfigDifference {
+                key: key.clone(),
+                a: va.clone(),
+                b: vb,
+            })
+        })
+        .collect()
+}
+
+/// The names and lists of one pair (what the page's side-by-side view shows).
+pub fn pair_detail(a: &Analysis, b: &Analysis, pair: &PairComparison) -> Option<PairDetail> {
+    let (ta, tb) = (a.traces.get(pair.a)?, b.traces.get(pair.b)?);
+    let accepted_a = accepted_items(ta);
+    let accepted_b = accepted_items(tb);
+    Some(PairDetail {
+        name_a: ta.name().into_owned(),
+        name_b: tb.name().into_owned(),
+        query: ta
+            .trace
+            .query
+            .as_deref()
+            .or(tb.trace.query.as_deref())
+            .map(str::to_owned),
+        case_id: ta
+            .trace
+            .case_id
+            .as_deref()
+            .or(tb.trace.case_id.as_deref())
+            .map(str::to_owned),
+        only_in_a: only_in(&accepted_a, &accepted_b),
+        only_in_b: only_in(&accepted_b, &accepted_a),
+        accepted_a,
+        accepted_b,
+        config_differences: config_differences(ta, tb),
+        numbers: *pair,
+    })
+}
+
+/// `compare.json`: the comparison with every pair's detail, and the golden deltas when
+/// cases were given.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareReport {
+    /// The shape of this object; raised when a key changes meaning.
+    pub version: u32,
+    pub options: CompareOptions,
+    /// The settings both runs were analysed under (defaults plus the user's settings).
+    pub config: crate::Config,
+    pub runs: RunSizes,
+    pub groups: Vec<GroupSummary>,
+    pub pairs: Vec<PairDetail>,
+    pub unpaired_a: Vec<UnpairedTrace>,
+    pub unpaired_b: Vec<UnpairedTrace>,
+    pub b_kept_none: Vec<usize>,
+    pub warnings: Vec<String>,
+    pub no_common_query: Option<String>,
+    pub golden: Option<golden_delta::GoldenComparison>,
+}
+
+/// Trace counts of the two runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSizes {
+    pub traces_a: usize,
+    pub traces_b: usize,
+    pub pairs: usize,
+}
+
+/// The version written in `compare.json`.
+pub const COMPARE_VERSION: u32 = 1;
+
+/// Builds `compare.json` from a comparison (and the golden deltas, if any).
+pub fn compare_report(
+    a: &Analysis,
+    b: &Analysis,
+    pairing: &Pairing,
+    comparison: &RunComparison,
+    golden: Option<golden_delta::GoldenComparison>,
+) -> CompareReport {
+    CompareReport {
+        version: COMPARE_VERSION,
+        options: comparison.options,
+        config: a.config,
+        runs: RunSizes {
+            traces_a: a.traces.len(),
+            traces_b: b.traces.len(),
+            pairs: comparison.pairs.len(),
+        },
+        groups: comparison.groups.clone(),
+        pairs: comparison
+            .pairs
+            .iter()
+            .filter_map(|p| pair_detail(a, b, p))
+            .collect(),
+        unpaired_a: pairing.unpaired_a.clone(),
+        unpaired_b: pairing.unpaired_b.clone(),
+        b_kept_none: comparison.b_kept_none.clone(),
+        warnings: pairing.warnings.clone(),
+        no_common_query: pairing.no_common_query.clone(),
+        golden,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{analyze, parse_document, Settings};
+
+    fn run(traces: &str) -> Analysis {
+        let batch = parse_document("run", traces);
+        assert!(batch.errors.is_empty(), "{:?}", batch.errors);
+        analyze(&batch, &Settings::default(), false).unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    fn trace(fields: &str, docs: &[&str]) -> String {
+        let candidates: Vec<String> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                format!(
+                    r#"{{"evidenceKey":"{d}#1","docId":"{d}","originalRank":{},"score":{},"scoreLabel":"dense"}}"#,
+                    i + 1,
+                    0.1 + 0.1 * i as f64
+                )
+            })
+            .collect();
+        format!(r#"{{{fields},"candidates":[{}]}}"#, candidates.join(","))
+    }
+
+    /// The pairing's lists and warnings with the comparison's numbers.
+    struct Both {
+        pairs: Vec<PairComparison>,
+        groups: Vec<GroupSummary>,
+        unpaired_a: Vec<UnpairedTrace>,
+        unpaired_b: Vec<UnpairedTrace>,
+        warnings: Vec<String>,
+        no_common_query: Option<String>,
+    }
+
+    fn both(a: &Analysis, b: &Analysis) -> Both {
+        let (pairing, c) = compare_runs(a, b, &CompareOptions::default());
+        Both {
+            pairs: c.pairs,
+            groups: c.groups,
+            unpaired_a: pairing.unpaired_a,
+            unpaired_b: pairing.unpaired_b,
+            warnings: pairing.warnings,
+            no_common_query: pairing.no_common_query,
+        }
+    }
+
+    fn pairs_of(a: &[String], b: &[String]) -> Both {
+        let (a, b) = (
+            run(&format!("[{}]", a.join(","))),
+            run(&format!("[{}]", b.join(","))),
+        );
+        both(&a, &b)
+    }
+
+    #[test]
+    fn queries_pair_after_normalisation_and_case_ids_only_with_each_other() {
+        let c = pairs_of(
+            &[
+                trace(r#""requestId":"a1","query":"Redis  Eviction""#, &["x"]),
+                trace(
+                    r#""requestId":"a2","caseId":"c1","query":"same words""#,
+                    &["x"],
+                ),
+                trace(r#""requestId":"a3","caseId":"c2","query":"shared""#, &["x"]),
+            ],
+            &[
+                trace(r#""requestId":"b1","query":" redis eviction ""#, &["x"]),
+                // Another caseId with the same query: not the same case.
+                trace(r#""requestId":"b3","caseId":"c9","query":"shared""#, &["x"]),
+                trace(
+                    r#""requestId":"b2","caseId":"c1","query":"other words""#,
+                    &["x"],
+                ),
+            ],
+        );
+        let found: Vec<(usize, usize, PairedBy)> =
+            c.pairs.iter().map(|p| (p.a, p.b, p.paired_by)).collect();
+        assert_eq!(found, [(0, 0, PairedBy::Query), (1, 2, PairedBy::CaseId)]);
+        assert_eq!(c.unpaired_a.len(), 1);
+        assert_eq!(c.unpaired_a[0].name, "a3");
+        assert_eq!(c.unpaired_b[0].name, "b3");
+        assert!(c.warnings.is_empty());
+        assert_eq!(c.no_common_query, None);
+    }
+
+    /// The borrowed fast path agrees with the golden module's normalisation.
+    #[test]
+    fn normalized_query_is_normalize() {
+        for text in [
+            "plain words",
+            "Upper Case",
+            " padded ",
+            "two  spaces",
+            "tab\there",
+            "vertical\u{b}tab",
+            "ΣΊΣΥΦΟΣ",
+            "ǅemal",
+            "支付 回调",
+            "non\u{a0}breaking",
+            "",
+        ] {
+            assert_eq!(normalized_query(text), normalize(text), "{text:?}");
+        }
+        assert!(matches!(normalized_query("plain words"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn repeated_queries_pair_in_order_with_a_warning() {
+        let c = pairs_of(
+            &[
+                trace(r#""requestId":"a1","query":"q""#, &["x"]),
+                trace(r#""requestId":"a2","query":"q""#, &["y"]),
+                trace(r#""requestId":"a3","query":"q""#, &["z"]),
+            ],
+            &[
+                trace(r#""requestId":"b1","query":"q""#, &["x"]),
+                trace(r#""requestId":"b2","query":"q""#, &["y"]),
+            ],
+        );
+        let found: Vec<(usize, usize)> = c.pairs.iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(found, [(0, 0), (1, 1)]);
+        assert_eq!(c.unpaired_a[0].name, "a3");
+        assert_eq!(
+            c.warnings,
+            ["2 trace(s) of run A and 1 of run B repeat an earlier query; repeated ones are paired in order of appearance"]
+        );
+    }
+
+    #[test]
+    fn request_ids_pair_traces_without_queries_only() {
+        let c = pairs_of(
+            &[
+                trace(r#""requestId":"r1""#, &["x"]),
+                trace(r#""requestId":"r2","query":"asked by A""#, &["x"]),
+            ],
+            &[
+                trace(r#""requestId":"r1""#, &["x"]),
+                trace(r#""requestId":"r2","query":"asked by B""#, &["x"]),
+            ],
+        );
+        assert_eq!(c.pairs.len(), 1);
+        assert_eq!(c.pairs[0].paired_by, PairedBy::RequestId);
+        assert_eq!(c.unpaired_a.len(), 1);
+    }
+
+    /// A: a b c (k = 5), B: c a d. Overlap@5 {a, c} = 2/5; Jaccard 2/4; common ranks
+    /// a (0, 1), c (2, 0): discordant, tau-b -1.
+    #[test]
+    fn one_pair_by_hand() {
+        let c = pairs_of(
+            &[trace(r#""requestId":"a","query":"q""#, &["a", "b", "c"])],
+            &[trace(r#""requestId":"b","query":"q""#, &["c", "a", "d"])],
+        );
+        let p = c.pairs[0];
+        assert_eq!((p.k, p.docs_a, p.docs_b, p.common_docs), (5, 3, 3, 2));
+        assert_eq!(p.overlap_docs, Some(0.4));
+        assert_eq!(p.overlap_keys, Some(0.4));
+        assert_eq!(p.jaccard, Some(0.5));
+        assert_eq!(p.kendall_tau_b, Some(-1.0));
+        assert!(!p.b_kept_none);
+        assert_eq!(c.groups[0].overlap_docs.mean, Some(0.4));
+        assert_eq!(c.groups[0].overlap_docs.histogram[4], 1);
+    }
+
+    #[test]
+    fn no_query_in_common_is_a_message_not_an_empty_table() {
+        let c = pairs_of(
+            &[trace(r#""requestId":"a","query":"one""#, &["x"])],
+            &[trace(r#""requestId":"b","query":"two""#, &["x"])],
+        );
+        assert!(c.pairs.is_empty());
+        assert_eq!(
+            c.no_common_query.as_deref(),
+            Some("the runs have no query in common: all 1 trace(s) of run A and all 1 of run B are unpaired (traces pair by caseId, else normalised query, else requestId); run A's first queries: \"one\"; run B's: \"two\"")
+        );
+    }
+
+    #[test]
+    fn differing_trace_options_are_listed_per_pair() {
+        let (a, b) = (
+            run(&format!(
+                "[{}]",
+                trace(
+                    r#""requestId":"a","query":"q","options":{"returnN":2}"#,
+                    &["x", "y", "z"]
+                )
+            )),
+            run(&format!(
+                "[{}]",
+                trace(r#""requestId":"b","query":"q""#, &["x", "y", "z"])
+            )),
+        );
+        let c = both(&a, &b);
+        assert!(c.pairs[0].config_differs);
+        assert_eq!(c.pairs[0].k, 2);
+        let detail = pair_detail(&a, &b, &c.pairs[0]).unwrap_or_else(|| panic!("a pair"));
+        assert_eq!(detail.config_differences.len(), 1);
+        assert_eq!(detail.config_differences[0].key, "returnN");
+        assert_eq!(detail.config_differences[0].a, serde_json::json!(2));
+        assert_eq!(detail.config_differences[0].b, serde_json::json!(5));
+        assert_eq!(detail.only_in_b[0].doc_id, "z");
+        assert_eq!(detail.only_in_b[0].doc_rank, 3);
+    }
+
+    #[test]
+    fn the_generated_paired_runs_pair_fully_but_for_the_dense_only_queries() {
+        let (dense, hybrid, cases) = crate::testdata::generate_paired_runs(50, 10, 3);
+        assert_eq!(
+            (dense.clone(), hybrid.clone(), cases.clone()),
+            crate::testdata::generate_paired_runs(50, 10, 3)
+        );
+        let cases = crate::golden::parse_cases("cases", &cases).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(cases.cases.len(), 16);
+        let (a, b) = (run(&dense), run(&hybrid));
+        // The cases go both ways: some regress from dense to hybrid, some improve.
+        let delta = golden_delta::compare_golden(
+            &golden_delta::case_scores(&crate::golden::evaluate_analysis(&cases, &a)),
+            &golden_delta::case_scores(&crate::golden::evaluate_analysis(&cases, &b)),
+        );
+        assert!(delta.regressions > 0 && delta.improvements > 0, "{delta:?}");
+        let c = both(&a, &b);
+        assert_eq!(c.pairs.len(), 45);
+        assert_eq!(c.unpaired_a.len(), 5);
+        assert!(c.unpaired_b.is_empty());
+        assert_eq!(c.groups[1].group, "dense->hybrid");
+        assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::CaseId));
+        assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::Query));
+    }
+}
+
+/// Everything `compare.json` holds for two parsed runs: both analysed under the same
+/// `settings` (each trace with its own options), paired and compared, and, given
+/// `cases`, both evaluated against them with the golden deltas and their significance
+/// (default seeds). The one entry point of the CLI's `compare` and the JS API's
+/// `compareRuns`, so both report the same numbers. `Err` when the settings are invalid.
+pub fn compare_batches(
+    a: &crate::ParsedBatch,
+    b: &crate::ParsedBatch,
+    settings: &crate::Settings,
+    cases: Option<&crate::golden::CaseSet>,
+    options: &CompareOptions,
+) -> Result<CompareReport, crate::ConfigError> {
+    let analysis_a = crate::analyze(a, settings, false)?;
+    let analysis_b = crate::analyze(b, settings, false)?;
+    let (pairing, comparison) = compare_runs(&analysis_a, &analysis_b, options);
+    let golden = cases.map(|cases| {
+        let scores = |analysis: &Analysis| {
+            golden_delta::case_scores(&crate::golden::evaluate_analysis(cases, analysis))
+        };
+        let mut delta = golden_delta::compare_golden(&scores(&analysis_a), &scores(&analysis_b));
+        golden_delta::add_significance(&mut delta, &golden_delta::SignificanceOptions::default());
+        delta
+    });
+    Ok(compare_report(
+        &analysis_a,
+        &analysis_b,
+        &pairing,
+        &comparison,
+        golden,
+    ))
+}

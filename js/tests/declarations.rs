@@ -1,0 +1,161 @@
+//! The hand-written TypeScript declarations (types/ragtrace.d.ts) against real output:
+//! every interface lists exactly the keys the JSON has, and a key typed without
+//! `null` is never null. Native: the JSON is the core's, which the API hands over as is.
+#![cfg(not(target_arch = "wasm32"))]
+
+use ragtrace_core::{analyze, golden, parse_document, Settings};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+const DECLARATIONS: &str = include_str!("../types/ragtrace.d.ts");
+const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
+const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
+const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
+
+/// Interface name -> (key -> declared type), `extends` resolved.
+fn interfaces() -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut found: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in DECLARATIONS.lines() {
+        if let Some(head) = line.strip_prefix("export interface ") {
+            let mut words = head.split_whitespace();
+            let name = words.next().unwrap().to_owned();
+            let mut fields = BTreeMap::new();
+            if words.next() == Some("extends") {
+                fields = found[words.next().unwrap()].clone();
+            }
+            found.insert(name.clone(), fields);
+            current = Some(name);
+        } else if line == "}" {
+            current = None;
+        } else if let (Some(name), Some(field)) = (&current, line.strip_prefix("  ")) {
+            if let Some((key, ty)) = field.split_once(": ") {
+                if !key.starts_with(['/', '*', ' ']) {
+                    let key = key.trim_end_matches('?').to_owned();
+                    found.get_mut(name).unwrap().insert(key, ty.to_owned());
+                }
+            }
+        }
+    }
+    found
+}
+
+struct Checker {
+    interfaces: BTreeMap<String, BTreeMap<String, String>>,
+    checked: BTreeSet<String>,
+}
+
+impl Checker {
+    fn check(&mut self, interface: &str, value: &Value) {
+        let fields = &self.interfaces[interface];
+        let object: &Map<String, Value> = value.as_object().unwrap();
+        let declared: BTreeSet<&str> = fields.keys().map(String::as_str).collect();
+        let actual: BTreeSet<&str> = object.keys().map(String::as_str).collect();
+        assert_eq!(declared, actual, "keys of {interface}");
+        for (key, ty) in fields {
+            if object[key].is_null() {
+                assert!(
+                    ty.contains("null"),
+                    "{interface}.{key} is null, declared {ty}"
+                );
+            }
+        }
+        self.checked.insert(interface.to_owned());
+    }
+
+    fn check_all<'a>(&mut self, interface: &str, values: impl IntoIterator<Item = &'a Value>) {
+        let mut any = false;
+        for value in values {
+            self.check(interface, value);
+            any = true;
+        }
+        assert!(any, "no sample of {interface} in the fixtures");
+    }
+}
+
+fn array(value: &Value) -> &Vec<Value> {
+    value.as_array().unwrap()
+}
+
+#[test]
+fn every_interface_matches_the_json_the_api_returns() {
+    let mut checker = Checker {
+        interfaces: interfaces(),
+        checked: BTreeSet::new(),
+    };
+    let text = format!(
+        "{}\n{}\n{LOOKUPS}\n{{\"candidates\": [}}\n",
+        DENSE_TRACE.replace('\n', " "),
+        HYBRID_TRACE.replace('\n', " ")
+    );
+    let batch = parse_document("input", &text);
+    let analysis = analyze(&batch, &Settings::default(), true).unwrap();
+    let whole = serde_json::to_value(&analysis).unwrap();
+    checker.check("AnalysisObject", &whole);
+    checker.check("Config", &whole["config"]);
+    checker.check("Summary", &whole["summary"]);
+    checker.check("ModeSummary", &whole["summary"]["byMode"]["dense"]);
+    checker.check("ModeSummary", &whole["summary"]["byMode"]["hybrid"]);
+    checker.check_all("SweepPoint", array(&whole["sweep"]));
+    checker.check_all("BatchWarning", array(&whole["warnings"]));
+    checker.check_all("InputError", array(&whole["inputErrors"]));
+    checker.check_all("DocumentSummary", array(&whole["documents"]));
+    let traces = array(&whole["traces"]);
+    checker.check_all("TraceAnalysis", traces);
+    checker.check_all("Stages", traces.iter().map(|t| &t["stages"]));
+    checker.check_all("Config", traces.iter().map(|t| &t["config"]));
+    checker.check_all("Block", traces.iter().flat_map(|t| array(&t["blocks"])));
+    checker.check_all(
+        "Diagnostic",
+        traces.iter().flat_map(|t| array(&t["diagnostics"])),
+    );
+    checker.check_all(
+        "LegacySummary",
+        traces.iter().map(|t| &t["legacy"]).filter(|v| !v.is_null()),
+    );
+    checker.check_all(
+        "EvidenceComparison",
+        traces
+            .iter()
+            .map(|t| &t["evidenceComparison"])
+            .filter(|v| !v.is_null()),
+    );
+
+    let cases = golden::parse_cases("cases", CASES).unwrap();
+    let runs = parse_document("runs", &format!("[{DENSE_TRACE}, {HYBRID_TRACE}]"));
+    let run_analysis = analyze(&runs, &Settings::default(), false).unwrap();
+    let report = serde_json::to_value(golden::evaluate_analysis(&cases, &run_analysis)).unwrap();
+    checker.check("GoldenReport", &report);
+    checker.check("Config", &report["config"]);
+    checker.check("GoldenSummary", &report["summary"]);
+    checker.check("LevelCounts", &report["summary"]["levels"]);
+    checker.check_all("CaseReport", array(&report["cases"]));
+
+    // Settings, the one argument type: the configuration's keys plus the page's switch.
+    let settings = &checker.interfaces["Settings"];
+    let mut expected: BTreeSet<&str> = checker.interfaces["Config"]
+        .keys()
+        .map(String::as_str)
+        .collect();
+    expected.insert("useTraceOptions");
+    assert_eq!(
+        settings.keys().map(String::as_str).collect::<BTreeSet<_>>(),
+        expected
+    );
+    for key in settings.keys() {
+        let value = if key == "hybridQuality" {
+            "\"maxRankDense\""
+        } else if key == "useTraceOptions" {
+            "false"
+        } else {
+            "1"
+        };
+        Settings::from_json_text(&format!("{{\"{key}\": {value}}}"))
+            .unwrap_or_else(|err| panic!("{key}: {err}"));
+    }
+    checker.checked.insert("Settings".to_owned());
+
+    let declared: BTreeSet<String> = checker.interfaces.keys().cloned().collect();
+    assert_eq!(declared, checker.checked, "interfaces without a check");
+}

@@ -1,0 +1,86 @@
+// A small program against the package's declarations, compiled by
+// scripts/check-types.sh with `tsc --noEmit --strict`. Every `@ts-expect-error`
+// line must fail to type-check: that proves the results are typed, not `any`.
+
+import init, {
+  Analysis,
+  analyze,
+  analyzeObject,
+  canonicalLabel,
+  defaultConfig,
+  evaluate,
+  qualityScore,
+} from "ragtrace-js";
+import type {
+  AnalysisObject,
+  Block,
+  CanonicalLabel,
+  Config,
+  GoldenLevel,
+  GoldenReport,
+  Level,
+  Settings,
+  Summary,
+  TraceAnalysis,
+} from "ragtrace-js";
+
+export async function main(text: string, cases: string): Promise<void> {
+  await init();
+
+  const settings: Settings = { maxL2Distance: 1.2, hybridQuality: "denseWhenPresent" };
+  const analysis: Analysis = analyze(text, settings);
+  const count: number = analysis.traceCount;
+  const summary: Summary = analysis.summary();
+  const precise: number | undefined = summary.levels.PRECISE;
+  const denseTraces: number = summary.byMode.dense.traces;
+  const first: TraceAnalysis | undefined = analysis.trace(0);
+  if (first !== undefined) {
+    const level: Level = first.relevanceLevel;
+    const top: number | null = first.topQuality;
+    const blocks: Block[] = first.blocks;
+    const accepted = blocks.filter((b) => b.status === "accepted").map((b) => b.acceptedRank);
+    const label: CanonicalLabel | null = first.mode;
+    console.log(level, top, accepted, label, first.stages.docCapped);
+  }
+  const page: TraceAnalysis[] = analysis.traces(0, 50);
+  const rest: TraceAnalysis[] = analysis.traces(50);
+  const sweep = analysis.sweep().map((p) => p.threshold * p.fraction);
+  const codes: string[] = analysis.warnings().map((w) => w.code);
+  const lines: (number | null)[] = analysis.inputErrors().map((e) => e.line);
+  const sources: string[] = analysis.documents().map((d) => d.source);
+  const effective: Config = analysis.config();
+  const whole: AnalysisObject = analysis.toJSON();
+  const text2: string = JSON.stringify(analysis);
+  analysis.free();
+  console.log(count, precise, denseTraces, page, rest, sweep, codes, lines, sources, effective);
+  console.log(whole.summary.traces, text2.length);
+
+  const same: AnalysisObject = analyzeObject(JSON.parse(text), '{"returnN": 3}');
+  const noConfig: AnalysisObject = analyzeObject(text);
+  const report: GoldenReport = evaluate(cases, text, null);
+  const verdict: GoldenLevel = report.cases[0].level;
+  const mean: number = report.summary.meanNdcg;
+  const defaults: Config = defaultConfig();
+  const label: CanonicalLabel | null = canonicalLabel("rrf_fused");
+  const quality: number = qualityScore("l2_distance", 0.25, 1, 4);
+  const withConfig: number = qualityScore("hybrid", null, 3, 5, { returnN: 2 }, 0.7);
+  console.log(same, noConfig, verdict, mean, defaults.returnN, label, quality, withConfig);
+
+  // @ts-expect-error: a summary is not a string
+  const wrongSummary: string = analysis.summary();
+  // @ts-expect-error: a trace may be missing
+  const wrongTrace: TraceAnalysis = analysis.trace(1);
+  // @ts-expect-error: levels are the five names
+  const wrongLevel: Level = "VERY_RELEVANT";
+  // @ts-expect-error: settings are typed
+  analyze(text, { returnN: "five" });
+  // @ts-expect-error: hybridQuality is one of three
+  const wrongSettings: Settings = { hybridQuality: "max" };
+  // @ts-expect-error: a golden report has no traces
+  console.log(report.traces);
+  // @ts-expect-error: the block's status is one of five
+  const wrongStatus: Block["status"] = "rejected";
+  // @ts-expect-error: canonicalLabel may be null
+  const wrongLabel: CanonicalLabel = canonicalLabel("cosine");
+  console.log(wrongSummary, wrongTrace, wrongLevel, wrongSettings, wrongStatus, wrongLabel);
+}
