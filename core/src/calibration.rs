@@ -803,6 +803,85 @@ fn trapezoid_area(roc: &[RocPoint]) -> f64 {
         .fold(0.0, |total, area| total + area)
 }
 
+/// Found and not-found cases among a group of traces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FoundSplit {
+    /// strong or medium: the gate should pass them.
+    pub found: usize,
+    /// weak or miss: the gate should flag them.
+    pub not_found: usize,
+}
+
+/// One bar of [`top_quality_histogram`]: traces with `from <= top quality < to`
+/// (the last bar includes 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistogramBin {
+    pub from: f64,
+    pub to: f64,
+    pub cases: FoundSplit,
+}
+
+/// A scope's cases by top quality, found and not found apart, so a reader sees
+/// where a reference threshold would cut them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopQualityHistogram {
+    /// Traces without an accepted block: no top quality, flagged at every threshold.
+    pub no_block: FoundSplit,
+    /// `bins` equal bars over [0, 1].
+    pub bins: Vec<HistogramBin>,
+    /// The tallest bar's found and not-found counts (the no-block bar included),
+    /// for a plot's scale.
+    pub tallest: FoundSplit,
+}
+
+/// The histogram of a curve's cases by top quality, read off its candidate
+/// thresholds: every distinct top quality is one, so the traces flagged at the
+/// first candidate at or above a bin edge are exactly those below the edge.
+pub fn top_quality_histogram(curve: &GateCurve, bins: usize) -> TopQualityHistogram {
+    let everyone = FoundSplit {
+        found: curve.negatives,
+        not_found: curve.positives,
+    };
+    let below = |edge: f64| {
+        let at = curve.points.partition_point(|p| p.threshold < edge);
+        curve.points.get(at).map_or(everyone, |p| FoundSplit {
+            found: p.false_positives,
+            not_found: p.true_positives,
+        })
+    };
+    let no_block = below(0.0);
+    let mut tallest = no_block;
+    let mut lower = no_block;
+    let bins = (0..bins)
+        .map(|k| {
+            let from = k as f64 / bins as f64;
+            let last = k + 1 == bins;
+            let to = if last {
+                1.0
+            } else {
+                (k + 1) as f64 / bins as f64
+            };
+            let upper = if last { everyone } else { below(to) };
+            let cases = FoundSplit {
+                found: upper.found - lower.found,
+                not_found: upper.not_found - lower.not_found,
+            };
+            tallest.found = tallest.found.max(cases.found);
+            tallest.not_found = tallest.not_found.max(cases.not_found);
+            lower = upper;
+            HistogramBin { from, to, cases }
+        })
+        .collect();
+    TopQualityHistogram {
+        no_block,
+        bins,
+        tallest,
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Suggestions
 // ---------------------------------------------------------------------------

@@ -242,6 +242,51 @@ mod calibration {
         assert_eq!(c.levels.discordant_pairs, 2);
     }
 
+    /// The 6-case table above in 10 bars: F has no block (a miss); E at 0.4 (miss);
+    /// C (miss) and D (strong) at 0.6; B at 0.8; A at 0.9. The bar edges are bar
+    /// starts: 0.6 falls in [0.6, 0.7), and top quality 1 would fall in the last bar.
+    #[test]
+    fn histogram_of_the_six_cases_by_hand() {
+        use ragtrace_core::calibration::{top_quality_histogram, FoundSplit};
+        let batch = batch_of(&fixture("calibration/traces.json"));
+        let cases = cases_of(&fixture("calibration/cases.json"));
+        let c = run(&batch, &cases, &[("referenceThreshold", 0.3)]);
+        let h = top_quality_histogram(&c.gate.all, 10);
+        let split = |found, not_found| FoundSplit { found, not_found };
+        assert_eq!(h.no_block, split(0, 1));
+        let bars: Vec<(usize, usize)> = h
+            .bins
+            .iter()
+            .map(|b| (b.cases.found, b.cases.not_found))
+            .collect();
+        assert_eq!(
+            bars,
+            [
+                (0, 0),
+                (0, 0),
+                (0, 0),
+                (0, 0),
+                (0, 1),
+                (0, 0),
+                (1, 1),
+                (0, 0),
+                (1, 0),
+                (1, 0)
+            ]
+        );
+        assert_eq!(h.tallest, split(1, 1));
+        assert_eq!((h.bins[0].from, h.bins[9].to), (0.0, 1.0));
+        close(h.bins[6].from, 0.6);
+
+        // Every case in exactly one bar, at any bar count.
+        for bins in [1, 3, 7, 20] {
+            let h = top_quality_histogram(&c.gate.all, bins);
+            let found: usize = h.bins.iter().map(|b| b.cases.found).sum();
+            let not_found: usize = h.bins.iter().map(|b| b.cases.not_found).sum();
+            assert_eq!((found, not_found + h.no_block.not_found), (3, 3));
+        }
+    }
+
     #[test]
     fn baseline_side_by_side_is_two_calibrations() {
         let batch = batch_of(&fixture("calibration/traces.json"));
@@ -424,6 +469,36 @@ mod calibration {
                 }
                 None => prop_assert!(all.status != CurveStatus::Ok),
             }
+        }
+
+        /// Each bar holds exactly the cases whose top quality lies in it, counted
+        /// directly from the generated distances.
+        #[test]
+        fn histogram_bars_count_the_cases_in_them(
+            items in items_strategy(),
+            bins in 1usize..25,
+        ) {
+            use ragtrace_core::calibration::top_quality_histogram;
+            let (traces, cases) = generated(&items);
+            let c = run(&batch_of(&traces), &cases_of(&cases), &[]);
+            let h = top_quality_histogram(&c.gate.all, bins);
+            prop_assert_eq!(h.bins.len(), bins);
+            let tops: Vec<(Option<f64>, bool)> = items
+                .iter()
+                .map(|(d, found)| (d.map(|d| (1.0 - f64::from(d) / 10.0).max(0.0)), *found))
+                .collect();
+            let in_bar = |top: Option<f64>, from: f64, to: f64, last: bool| {
+                top.is_some_and(|t| t >= from && (t < to || (last && t <= to)))
+            };
+            for (k, bar) in h.bins.iter().enumerate() {
+                let last = k + 1 == bins;
+                let found = tops.iter().filter(|(t, f)| *f && in_bar(*t, bar.from, bar.to, last)).count();
+                let not_found = tops.iter().filter(|(t, f)| !*f && in_bar(*t, bar.from, bar.to, last)).count();
+                prop_assert_eq!((bar.cases.found, bar.cases.not_found), (found, not_found), "bar {}", k);
+                prop_assert!(h.tallest.found >= found && h.tallest.not_found >= not_found);
+            }
+            let no_block = tops.iter().filter(|(t, _)| t.is_none()).count();
+            prop_assert_eq!(h.no_block.found + h.no_block.not_found, no_block);
         }
 
         #[test]

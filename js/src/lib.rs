@@ -14,6 +14,7 @@
 
 mod analyze;
 mod args;
+mod calibrate;
 mod config;
 mod error;
 mod evaluate;
@@ -21,6 +22,7 @@ mod quality;
 mod to_js;
 
 pub use analyze::{analyze, analyze_object, Analysis};
+pub use calibrate::calibrate;
 pub use config::default_config;
 pub use error::Error;
 pub use evaluate::evaluate;

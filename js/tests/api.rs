@@ -12,6 +12,8 @@ const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
 const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
 const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
 const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
+const CALIBRATION_CASES: &str = include_str!("../../tests/fixtures/calibration/cases.json");
+const CALIBRATION_TRACES: &str = include_str!("../../tests/fixtures/calibration/traces.json");
 
 fn get(value: &JsValue, key: &str) -> JsValue {
     Reflect::get(value, &JsValue::from_str(key)).unwrap()
@@ -396,4 +398,54 @@ fn compare_runs_rejects_a_bad_rbo_p_naming_it() {
         assert!(message.starts_with("options: "), "{shown}: {message}");
         assert!(message.contains("rboP"), "{shown}: {message}");
     }
+}
+
+/// The hand-computed 6-case set of core/tests/calibration.rs: AUC 17/18, the Youden
+/// cut at 0.6, and the config argument reaching the calibration.
+#[wasm_bindgen_test]
+fn calibrate_returns_the_core_calibration() {
+    let config = JSON::parse(r#"{"referenceThreshold": 0.3}"#).unwrap();
+    let c = wasm::calibrate(
+        JsValue::from_str(CALIBRATION_CASES),
+        JsValue::from_str(CALIBRATION_TRACES),
+        config,
+    )
+    .unwrap();
+    assert_eq!(get(&c, "linked").as_f64(), Some(6.0));
+    let all = get(&get(&c, "gate"), "all");
+    assert_eq!(get(&all, "status").as_string().as_deref(), Some("ok"));
+    let auc = get(&all, "auc").as_f64().unwrap();
+    assert!((auc - 17.0 / 18.0).abs() < 1e-12, "{auc}");
+    assert_eq!(
+        get(&get(&all, "bestYouden"), "threshold").as_f64(),
+        Some(0.6)
+    );
+    assert_eq!(get(&get(&all, "current"), "threshold").as_f64(), Some(0.3));
+    let youden = at(&get(&c, "suggestions"), 0);
+    assert_eq!(get(&youden, "rule").as_string().as_deref(), Some("youden"));
+    // No config: the default referenceThreshold 0.5.
+    let default = wasm::calibrate(
+        JsValue::from_str(CALIBRATION_CASES),
+        JsValue::from_str(CALIBRATION_TRACES),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let current = get(&get(&get(&default, "gate"), "all"), "current");
+    assert_eq!(get(&current, "threshold").as_f64(), Some(0.5));
+}
+
+#[wasm_bindgen_test]
+fn calibrate_with_bad_arguments_throws_located_errors() {
+    let message = thrown_message(wasm::calibrate(
+        JsValue::from_str("[{\"caseId\": }]"),
+        JsValue::from_str(CALIBRATION_TRACES),
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.contains("cases:1:"), "{message}");
+    let message = thrown_message(wasm::calibrate(
+        JsValue::from_str(CALIBRATION_CASES),
+        JsValue::from_str(CALIBRATION_TRACES),
+        JsValue::from_str(r#"{"maxL2Distance": -1}"#),
+    ));
+    assert!(message.contains("maxL2Distance"), "{message}");
 }

@@ -3,7 +3,7 @@
 //! `null` is never null. Native: the JSON is the core's, which the API hands over as is.
 #![cfg(not(target_arch = "wasm32"))]
 
-use ragtrace_core::{analyze, golden, parse_document, Settings};
+use ragtrace_core::{analyze, calibration, golden, parse_document, Settings};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,6 +12,9 @@ const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
 const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
 const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
 const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
+const SAMPLE_CASES: &str = include_str!("../../tests/fixtures/golden-cases-sample.json");
+const CALIBRATION_CASES: &str = include_str!("../../tests/fixtures/calibration/cases.json");
+const CALIBRATION_TRACES: &str = include_str!("../../tests/fixtures/calibration/traces.json");
 
 /// Interface name -> (key -> declared type), `extends` resolved.
 fn interfaces() -> BTreeMap<String, BTreeMap<String, String>> {
@@ -131,6 +134,69 @@ fn every_interface_matches_the_json_the_api_returns() {
     checker.check("GoldenSummary", &report["summary"]);
     checker.check("LevelCounts", &report["summary"]["levels"]);
     checker.check_all("CaseReport", array(&report["cases"]));
+
+    // Calibration: the 6-case fixture has a curve (every point kind), the sample
+    // cases against the example traces an unlinked case.
+    let calibration_cases = golden::parse_cases("cases", CALIBRATION_CASES).unwrap();
+    let calibration_batch = parse_document("input", CALIBRATION_TRACES);
+    let settings = Settings {
+        reference_threshold: Some(0.3),
+        ..Settings::default()
+    };
+    let c = analyze(&calibration_batch, &settings, false).unwrap();
+    let with_curve = serde_json::to_value(calibration::calibrate(&calibration_cases, &c)).unwrap();
+    let sample_cases = golden::parse_cases("cases", SAMPLE_CASES).unwrap();
+    let with_unlinked =
+        serde_json::to_value(calibration::calibrate(&sample_cases, &analysis)).unwrap();
+    let both = [&with_curve, &with_unlinked];
+    checker.check_all("Calibration", both);
+    checker.check_all("Config", both.map(|c| &c["config"]));
+    checker.check_all("Unlinked", both.map(|c| &c["unlinked"]));
+    checker.check_all(
+        "UnlinkedCase",
+        both.iter().flat_map(|c| array(&c["unlinked"]["first"])),
+    );
+    checker.check_all("LevelTable", both.map(|c| &c["levels"]));
+    let rows: Vec<&Value> = both
+        .iter()
+        .flat_map(|c| array(&c["levels"]["rows"]))
+        .collect();
+    checker.check_all("LevelRow", rows.iter().copied());
+    checker.check_all(
+        "OutcomeCounts",
+        rows.iter()
+            .flat_map(|r| [&r["recomputed"], &r["recorded"]])
+            .chain(both.map(|c| &c["levels"]["recordedUnknown"])),
+    );
+    checker.check_all("GateScopes", both.map(|c| &c["gate"]));
+    let curves: Vec<&Value> = both
+        .iter()
+        .flat_map(|c| ["all", "dense", "hybrid"].map(|scope| &c["gate"][scope]))
+        .collect();
+    checker.check_all("GateCurve", curves.iter().copied());
+    checker.check_all(
+        "ThresholdPoint",
+        curves.iter().flat_map(|g| {
+            array(&g["points"])
+                .iter()
+                .chain([&g["current"], &g["bestYouden"], &g["bestF1"]])
+                .filter(|v| !v.is_null())
+        }),
+    );
+    checker.check_all("RocPoint", curves.iter().flat_map(|g| array(&g["roc"])));
+    let suggestions: Vec<&Value> = both.iter().flat_map(|c| array(&c["suggestions"])).collect();
+    checker.check_all("Suggestion", suggestions.iter().copied());
+    checker.check_all(
+        "SettingChange",
+        suggestions.iter().flat_map(|s| array(&s["settings"])),
+    );
+    checker.check_all(
+        "ThresholdPoint",
+        suggestions
+            .iter()
+            .flat_map(|s| [&s["before"], &s["after"]])
+            .filter(|v| !v.is_null()),
+    );
 
     // Settings, the one argument type: the configuration's keys plus the page's switch.
     let settings = &checker.interfaces["Settings"];

@@ -494,4 +494,123 @@ export interface CompareReport {
   noCommonQuery: string | null;
   /** With cases only. */
   golden: GoldenComparison | null;
+
+/** Golden outcomes of a group of cases. */
+export interface OutcomeCounts {
+  n: number;
+  strong: number;
+  medium: number;
+  weak: number;
+  miss: number;
+}
+
+/** A case no trace answers. */
+export interface UnlinkedCase {
+  caseId: string;
+  query: string | null;
+}
+
+export interface Unlinked {
+  count: number;
+  /** The first few, in cases-file order. */
+  first: UnlinkedCase[];
+  /** Why they are unlinked; null when every case is linked. */
+  reason: string | null;
+}
+
+/** One level's cases by golden outcome, by recomputed and by recorded level. */
+export interface LevelRow {
+  level: Level;
+  recomputed: OutcomeCounts;
+  recorded: OutcomeCounts;
+}
+
+export interface LevelTable {
+  rows: LevelRow[];
+  recordedUnknown: OutcomeCounts;
+  /** Pairs where the higher level has the worse outcome (0: monotone). */
+  discordantPairs: number;
+  recordedDiscordantPairs: number;
+}
+
+/** The gate at one threshold: flagged = top quality < threshold; positive = not found. */
+export interface ThresholdPoint {
+  threshold: number;
+  n: number;
+  flagged: number;
+  truePositives: number;
+  falsePositives: number;
+  trueNegatives: number;
+  falseNegatives: number;
+  precision: number | null;
+  recall: number | null;
+  falsePositiveRate: number | null;
+  f1: number | null;
+  youdenJ: number | null;
+}
+
+/** A ROC vertex; threshold null for an end no threshold in [0, 1] reaches. */
+export interface RocPoint {
+  threshold: number | null;
+  falsePositiveRate: number;
+  truePositiveRate: number;
+}
+
+/** The low-quality gate as a classifier of not-found cases in one scope. */
+export interface GateCurve {
+  scope: "all" | "dense" | "hybrid";
+  n: number;
+  positives: number;
+  negatives: number;
+  status: "ok" | "empty" | "oneClass" | "inert";
+  message: string | null;
+  anecdotal: boolean;
+  gateInertTraces: number;
+  current: ThresholdPoint;
+  points: ThresholdPoint[];
+  roc: RocPoint[];
+  auc: number | null;
+  bestYouden: ThresholdPoint | null;
+  bestF1: ThresholdPoint | null;
+}
+
+export interface GateScopes {
+  all: GateCurve;
+  dense: GateCurve;
+  hybrid: GateCurve;
+}
+
+/** One setting a suggestion changes (a configuration key). */
+export interface SettingChange {
+  key: string;
+  current: number;
+  suggested: number;
+}
+
+/** A suggested setting with the figures that justify it; no settings: message says why. */
+export interface Suggestion {
+  rule: "youden" | "f1" | "distanceCut" | "monotoneLevels";
+  scope: "all" | "dense" | "hybrid";
+  n: number;
+  anecdotal: boolean;
+  settings: SettingChange[];
+  before: ThresholdPoint | null;
+  after: ThresholdPoint | null;
+  distanceCut: number | null;
+  discordantPairsBefore: number | null;
+  discordantPairsAfter: number | null;
+  message: string;
+}
+
+/** `calibration.json` of contract section 6.1. */
+export interface Calibration {
+  config: Config;
+  cases: number;
+  linked: number;
+  unlinked: Unlinked;
+  anecdotal: boolean;
+  notes: string[];
+  levels: LevelTable;
+  gate: GateScopes;
+  suggestions: Suggestion[];
 }

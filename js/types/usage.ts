@@ -6,6 +6,7 @@ import init, {
   Analysis,
   analyze,
   analyzeObject,
+  calibrate,
   canonicalLabel,
   defaultConfig,
   evaluate,
@@ -14,12 +15,14 @@ import init, {
 import type {
   AnalysisObject,
   Block,
+  Calibration,
   CanonicalLabel,
   Config,
   GoldenLevel,
   GoldenReport,
   Level,
   Settings,
+  Suggestion,
   Summary,
   TraceAnalysis,
 } from "ragtrace-js";
@@ -60,6 +63,10 @@ export async function main(text: string, cases: string): Promise<void> {
   const report: GoldenReport = evaluate(cases, text, null);
   const verdict: GoldenLevel = report.cases[0].level;
   const mean: number = report.summary.meanNdcg;
+  const calibration: Calibration = calibrate(cases, text, { referenceThreshold: 0.3 });
+  const auc: number | null = calibration.gate.all.auc;
+  const firstRule: Suggestion["rule"] = calibration.suggestions[0].rule;
+  console.log(auc, firstRule, calibration.levels.rows[0].recomputed.miss);
   const defaults: Config = defaultConfig();
   const label: CanonicalLabel | null = canonicalLabel("rrf_fused");
   const quality: number = qualityScore("l2_distance", 0.25, 1, 4);

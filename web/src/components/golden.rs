@@ -4,6 +4,8 @@
 //! same entry point the CLI and the JS API use, so every knob move re-evaluates.
 
 use crate::browser;
+#[cfg(feature = "calibration-panel")]
+use crate::components::calibration::CalibrationPanel;
 use crate::components::error_panel::InputErrorItem;
 use crate::components::finding::DiagnosticLine;
 use crate::format::{count, number, optional_number};
@@ -58,9 +60,28 @@ pub fn GoldenView() -> impl IntoView {
                     .get()
                     .map(|report| view! { <GoldenResults report=report/> })
             }}
+            <CalibrationSection/>
         </div>
     }
 }
+
+/// The Calibration panel is built only with the `calibration-panel` feature (see
+/// web/Cargo.toml: with it the site's wasm is over its size budget).
+#[cfg(feature = "calibration-panel")]
+#[component]
+fn CalibrationSection() -> impl IntoView {
+    let golden = expect_context::<GoldenState>();
+    // Outside the report's closure: the panel keeps its links across knob moves.
+    view! {
+        <Show when=move || golden.report.with(Option::is_some)>
+            <CalibrationPanel/>
+        </Show>
+    }
+}
+
+#[cfg(not(feature = "calibration-panel"))]
+#[component]
+fn CalibrationSection() -> impl IntoView {}
 
 #[component]
 fn GoldenInput() -> impl IntoView {

@@ -7,6 +7,8 @@
 
 pub(crate) mod baseline;
 pub(crate) mod block_table;
+#[cfg(feature = "calibration-panel")]
+pub(crate) mod calibration;
 #[cfg(feature = "compare-tab")]
 pub(crate) mod compare;
 #[cfg(feature = "compare-tab")]
