@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
-pub struct CalibrateArgs {
+pub(crate) struct CalibrateArgs {
     /// The golden cases: a JSON array or {"cases": [...]}.
     #[arg(long, value_name = "CASES.json")]
     cases: PathBuf,
@@ -25,7 +25,7 @@ pub struct CalibrateArgs {
     files: Vec<String>,
 }
 
-pub fn run(args: CalibrateArgs) -> ExitCode {
+pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
     let settings = match load_settings(&args.settings) {
         Ok(settings) => settings,
         Err(message) => {

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The exit status of a tripped `--fail-on` gate.
-pub const EXIT_GATE: u8 = 3;
+pub(crate) const EXIT_GATE: u8 = 3;
 
 #[derive(Args)]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// Run A's trace files (the baseline side).
     #[arg(long = "a", value_name = "FILE", required = true, num_args = 1..)]
     a: Vec<String>,
@@ -38,7 +38,7 @@ pub struct CompareArgs {
 }
 
 #[derive(Args)]
-pub struct GateArgs {
+pub(crate) struct GateArgs {
     /// Exit with status 3 when a case regressed (regression) or a metric's mean dropped
     /// with Holm-adjusted randomisation p < 0.05 (significant). Without cases, compare's
     /// `regression` is a pair whose recomputed level got worse.
@@ -53,7 +53,7 @@ impl GateArgs {
 }
 
 #[derive(Args)]
-pub struct BaselineArgs {
+pub(crate) struct BaselineArgs {
     /// A report.json saved by an earlier `ragtrace eval`: add the changes since it.
     #[arg(long, value_name = "REPORT.json")]
     baseline: Option<PathBuf>,
@@ -78,7 +78,7 @@ fn read_cases(path: &PathBuf) -> Result<golden::CaseSet, ExitCode> {
     Ok(cases)
 }
 
-pub fn run_compare(args: CompareArgs) -> ExitCode {
+pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
     let settings = match load_settings(&args.settings) {
         Ok(settings) => settings,
         Err(message) => {
@@ -169,7 +169,7 @@ fn gate_exit(tripped: Option<String>) -> ExitCode {
 
 /// `eval --baseline`: the comparison with the saved report, or the exit status of a
 /// baseline that cannot be read (1) or is not a report.json (2).
-pub fn baseline_comparison(
+pub(crate) fn baseline_comparison(
     args: &BaselineArgs,
     evaluation: &GoldenReport,
 ) -> Result<Option<GoldenComparison>, ExitCode> {
@@ -204,7 +204,7 @@ pub fn baseline_comparison(
 }
 
 /// report.json's text, with the `comparison` object when there is a baseline.
-pub fn report_json(
+pub(crate) fn report_json(
     evaluation: &GoldenReport,
     comparison: Option<&GoldenComparison>,
 ) -> serde_json::Result<String> {
@@ -219,12 +219,15 @@ pub fn report_json(
 }
 
 /// The "Changes since the baseline" section, or nothing.
-pub fn baseline_markdown(comparison: Option<&GoldenComparison>) -> String {
+pub(crate) fn baseline_markdown(comparison: Option<&GoldenComparison>) -> String {
     comparison.map_or_else(String::new, markdown::baseline_changes_markdown)
 }
 
 /// Prints the changes and applies the gate (after the files are written).
-pub fn finish_baseline(args: &BaselineArgs, comparison: Option<&GoldenComparison>) -> ExitCode {
+pub(crate) fn finish_baseline(
+    args: &BaselineArgs,
+    comparison: Option<&GoldenComparison>,
+) -> ExitCode {
     let Some(comparison) = comparison else {
         return ExitCode::SUCCESS;
     };

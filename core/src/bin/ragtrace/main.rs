@@ -1,5 +1,6 @@
 //! `ragtrace`: the command-line shell over ragtrace-core (contract section 7).
 //! All logic lives in the library; this file reads files, parses flags and prints.
+#![warn(unreachable_pub)]
 
 mod calibrate;
 mod compare;
