@@ -29,6 +29,13 @@ with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-u
 step "native tests"
 cargo test --workspace --all-features
 
+# The runner's defaults (20 s for a whole test file, 5 s for a driver to start)
+# are too tight for a busy 2-core machine: a Firefox run of web/tests/app.rs was
+# cut off once while other builds shared the cores, with every test passing on
+# the re-run. Generous limits change nothing for a run that passes.
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180}
+export WASM_BINDGEN_TEST_DRIVER_TIMEOUT=${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}
+
 browsers=(--chrome --firefox)
 if [ -n "${RAGTRACE_BROWSERS:-}" ]; then
   read -r -a browsers <<<"$RAGTRACE_BROWSERS"
