@@ -128,8 +128,9 @@ link_debian_toolchain() {
   done
   ln -sfn /usr/bin/cargo "$tc/bin/cargo"
   # cargo-clippy runs the clippy-driver that sits beside it, so it is copied (not
-  # linked) next to a driver wrapper that passes the sysroot.
-  printf '#!/bin/sh\nexec /usr/bin/clippy-driver --sysroot "%s" "$@"\n' "$tc" >"$tc/bin/clippy-driver"
+  # linked) next to a driver wrapper that names the sysroot (through SYSROOT: as
+  # cargo's wrapper, the driver's first argument must stay the rustc path).
+  printf '#!/bin/sh\nSYSROOT="%s" exec /usr/bin/clippy-driver "$@"\n' "$tc" >"$tc/bin/clippy-driver"
   chmod +x "$tc/bin/clippy-driver"
   cmp -s /usr/bin/cargo-clippy "$tc/bin/cargo-clippy" || install -m 755 /usr/bin/cargo-clippy "$tc/bin/cargo-clippy"
   ln -sfn "/usr/lib/rustlib/$host/lib" "$tc/lib/rustlib/$host/lib"
