@@ -2,11 +2,11 @@
 //! settings against golden cases; writes calibration.json and calibration.md.
 
 use super::{
-    load_settings, print_input_errors, read_inputs, write_file, SettingsArgs, EXIT_INPUT,
-    EXIT_USAGE,
+    load_settings, print_input_errors, read_cases, read_inputs, write_file, SettingsArgs,
+    EXIT_INPUT, EXIT_USAGE,
 };
 use clap::Args;
-use ragtrace_core::{analyze, calibration, golden, input};
+use ragtrace_core::{analyze, calibration, input};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,25 +33,10 @@ pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let cases_name = args.cases.display().to_string();
-    let cases = match std::fs::read_to_string(&args.cases) {
-        Ok(text) => golden::parse_cases(&cases_name, &text),
-        Err(err) => {
-            eprintln!("ragtrace: cannot read {cases_name}: {err}");
-            return ExitCode::from(EXIT_INPUT);
-        }
-    };
-    let cases = match cases {
+    let cases = match read_cases(&args.cases) {
         Ok(cases) => cases,
-        Err(errors) => {
-            print_input_errors(&errors);
-            return ExitCode::from(EXIT_INPUT);
-        }
+        Err(code) => return code,
     };
-    for finding in &cases.diagnostics {
-        let place = finding.path.as_deref().unwrap_or("");
-        eprintln!("ragtrace: {cases_name}{place}: {}", finding.message);
-    }
     let (docs, unreadable) = read_inputs(&args.files);
     let batch = input::parse_documents(&docs);
     print_input_errors(&batch.errors);

@@ -1,10 +1,10 @@
 //! `ragtrace compare` and `ragtrace eval --baseline`: reading, flags and printing only;
 //! the comparison is `ragtrace_core::runs`.
 
-use super::{load_settings, print_input_errors, read_inputs, write_file, SettingsArgs};
+use super::{load_settings, print_input_errors, read_cases, read_inputs, write_file, SettingsArgs};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
-use ragtrace_core::golden::{self, GoldenReport};
+use ragtrace_core::golden::GoldenReport;
 use ragtrace_core::input;
 use ragtrace_core::runs::golden_delta::{self, FailOn, GoldenComparison, SignificanceOptions};
 use ragtrace_core::runs::{self, markdown, CompareOptions};
@@ -61,23 +61,6 @@ pub(crate) struct BaselineArgs {
     gate: GateArgs,
 }
 
-fn read_cases(path: &PathBuf) -> Result<golden::CaseSet, ExitCode> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|err| {
-        eprintln!("ragtrace: cannot read {name}: {err}");
-        ExitCode::from(EXIT_INPUT)
-    })?;
-    let cases = golden::parse_cases(&name, &text).map_err(|errors| {
-        print_input_errors(&errors);
-        ExitCode::from(EXIT_INPUT)
-    })?;
-    for finding in &cases.diagnostics {
-        let place = finding.path.as_deref().unwrap_or("");
-        eprintln!("ragtrace: {name}{place}: {}", finding.message);
-    }
-    Ok(cases)
-}
-
 pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
     let settings = match load_settings(&args.settings) {
         Ok(settings) => settings,
@@ -91,7 +74,7 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
         eprintln!("ragtrace: --rbo-p: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let cases = match args.cases.as_ref().map(read_cases).transpose() {
+    let cases = match args.cases.as_deref().map(read_cases).transpose() {
         Ok(cases) => cases,
         Err(code) => return code,
     };

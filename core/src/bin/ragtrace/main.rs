@@ -206,6 +206,24 @@ fn write_file(dir: &std::path::Path, name: &str, contents: &str) -> Result<(), S
     std::fs::write(&path, contents).map_err(|err| format!("cannot write {}: {err}", path.display()))
 }
 
+/// A cases file read and parsed; its findings are printed, a failure is the exit status.
+pub(crate) fn read_cases(path: &std::path::Path) -> Result<golden::CaseSet, ExitCode> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        eprintln!("ragtrace: cannot read {name}: {err}");
+        ExitCode::from(EXIT_INPUT)
+    })?;
+    let cases = golden::parse_cases(&name, &text).map_err(|errors| {
+        print_input_errors(&errors);
+        ExitCode::from(EXIT_INPUT)
+    })?;
+    for finding in &cases.diagnostics {
+        let place = finding.path.as_deref().unwrap_or("");
+        eprintln!("ragtrace: {name}{place}: {}", finding.message);
+    }
+    Ok(cases)
+}
+
 fn run_eval(args: EvalArgs) -> ExitCode {
     let settings = match load_settings(&args.settings) {
         Ok(settings) => settings,
@@ -214,25 +232,10 @@ fn run_eval(args: EvalArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let cases_name = args.cases.display().to_string();
-    let cases = match std::fs::read_to_string(&args.cases) {
-        Ok(text) => golden::parse_cases(&cases_name, &text),
-        Err(err) => {
-            eprintln!("ragtrace: cannot read {cases_name}: {err}");
-            return ExitCode::from(EXIT_INPUT);
-        }
-    };
-    let cases = match cases {
+    let cases = match read_cases(&args.cases) {
         Ok(cases) => cases,
-        Err(errors) => {
-            print_input_errors(&errors);
-            return ExitCode::from(EXIT_INPUT);
-        }
+        Err(code) => return code,
     };
-    for finding in &cases.diagnostics {
-        let place = finding.path.as_deref().unwrap_or("");
-        eprintln!("ragtrace: {cases_name}{place}: {}", finding.message);
-    }
     let (docs, unreadable) = read_inputs(&args.files);
     let batch = input::parse_documents(&docs);
     print_input_errors(&batch.errors);
