@@ -494,6 +494,7 @@ export interface CompareReport {
   noCommonQuery: string | null;
   /** With cases only. */
   golden: GoldenComparison | null;
+}
 
 /** Golden outcomes of a group of cases. */
 export interface OutcomeCounts {
