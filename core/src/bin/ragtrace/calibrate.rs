@@ -1,12 +1,9 @@
 //! `ragtrace calibrate`: the level table, the gate as a classifier and suggested
 //! settings against golden cases; writes calibration.json and calibration.md.
 
-use super::{
-    load_settings, print_input_errors, read_cases, read_inputs, write_file, SettingsArgs,
-    EXIT_INPUT, EXIT_USAGE,
-};
+use super::{golden_inputs, write_file, GoldenInputs, SettingsArgs, EXIT_INPUT};
 use clap::Args;
-use ragtrace_core::{analyze, calibration, input};
+use ragtrace_core::calibration;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -26,26 +23,13 @@ pub(crate) struct CalibrateArgs {
 }
 
 pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
-    let settings = match load_settings(&args.settings) {
-        Ok(settings) => settings,
-        Err(message) => {
-            eprintln!("ragtrace: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let cases = match read_cases(&args.cases) {
-        Ok(cases) => cases,
+    let GoldenInputs {
+        cases,
+        analysis,
+        partial,
+    } = match golden_inputs(&args.settings, &args.cases, &args.files) {
+        Ok(inputs) => inputs,
         Err(code) => return code,
-    };
-    let (docs, unreadable) = read_inputs(&args.files);
-    let batch = input::parse_documents(&docs);
-    print_input_errors(&batch.errors);
-    let analysis = match analyze(&batch, &settings, false) {
-        Ok(analysis) => analysis,
-        Err(err) => {
-            eprintln!("ragtrace: {err}");
-            return ExitCode::from(EXIT_USAGE);
-        }
     };
     let result = calibration::calibrate(&cases, &analysis);
     let json = match serde_json::to_string_pretty(&result) {
@@ -67,7 +51,7 @@ pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
         return ExitCode::from(EXIT_INPUT);
     }
     print!("{}", calibration::summary_text(&result));
-    if unreadable || !batch.errors.is_empty() {
+    if partial {
         ExitCode::from(EXIT_INPUT)
     } else {
         ExitCode::SUCCESS

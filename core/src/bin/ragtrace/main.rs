@@ -224,27 +224,47 @@ pub(crate) fn read_cases(path: &std::path::Path) -> Result<golden::CaseSet, Exit
     Ok(cases)
 }
 
-fn run_eval(args: EvalArgs) -> ExitCode {
-    let settings = match load_settings(&args.settings) {
-        Ok(settings) => settings,
-        Err(message) => {
-            eprintln!("ragtrace: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let cases = match read_cases(&args.cases) {
-        Ok(cases) => cases,
-        Err(code) => return code,
-    };
-    let (docs, unreadable) = read_inputs(&args.files);
+/// What `eval` and `calibrate` both read: the cases and the input files analysed
+/// under the settings. `partial` when an input could not be read or parsed (the
+/// rest is still analysed).
+pub(crate) struct GoldenInputs {
+    pub(crate) cases: golden::CaseSet,
+    pub(crate) analysis: ragtrace_core::Analysis,
+    pub(crate) partial: bool,
+}
+
+pub(crate) fn golden_inputs(
+    settings: &SettingsArgs,
+    cases: &std::path::Path,
+    files: &[String],
+) -> Result<GoldenInputs, ExitCode> {
+    let settings = load_settings(settings).map_err(|message| {
+        eprintln!("ragtrace: {message}");
+        ExitCode::from(EXIT_USAGE)
+    })?;
+    let cases = read_cases(cases)?;
+    let (docs, unreadable) = read_inputs(files);
     let batch = input::parse_documents(&docs);
     print_input_errors(&batch.errors);
-    let analysis = match analyze(&batch, &settings, false) {
-        Ok(analysis) => analysis,
-        Err(err) => {
-            eprintln!("ragtrace: {err}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+    let analysis = analyze(&batch, &settings, false).map_err(|err| {
+        eprintln!("ragtrace: {err}");
+        ExitCode::from(EXIT_USAGE)
+    })?;
+    Ok(GoldenInputs {
+        cases,
+        analysis,
+        partial: unreadable || !batch.errors.is_empty(),
+    })
+}
+
+fn run_eval(args: EvalArgs) -> ExitCode {
+    let GoldenInputs {
+        cases,
+        analysis,
+        partial,
+    } = match golden_inputs(&args.settings, &args.cases, &args.files) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
     };
     let evaluation = golden::evaluate_analysis(&cases, &analysis);
     let baseline = match compare::baseline_comparison(&args.baseline, &evaluation) {
@@ -283,7 +303,7 @@ fn run_eval(args: EvalArgs) -> ExitCode {
     }
     print!("{}", report::golden_summary_text(&evaluation));
     let gate = compare::finish_baseline(&args.baseline, baseline.as_ref());
-    if unreadable || !batch.errors.is_empty() {
+    if partial {
         ExitCode::from(EXIT_INPUT)
     } else {
         gate
