@@ -7,9 +7,10 @@ use crate::batch::{
 };
 use crate::config::{Config, ConfigError, Settings};
 use crate::diagnostic::InputError;
-use crate::input::{DocumentSummary, ParsedBatch};
+use crate::input::{DocumentSummary, ParsedBatch, Trace};
 use crate::trace_analysis::{analyze_trace, Scratch, TraceAnalysis};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// The whole analysis of a batch under one set of user settings.
 #[derive(Debug, Clone, Serialize)]
@@ -41,33 +42,125 @@ pub fn analyze(
     settings: &Settings,
     with_sweep: bool,
 ) -> Result<Analysis, ConfigError> {
-    let global = Config::from_settings(settings)?;
-    let mut scratch = Scratch::default();
-    let mut summary = SummaryBuilder::default();
-    let mut warnings = WarningsBuilder::default();
-    let mut sweep_counts = SweepScopes::default();
-    let mut traces = Vec::with_capacity(batch.traces.len());
-    for trace in &batch.traces {
-        let t = analyze_trace(trace, settings, &global, &mut scratch);
-        // Counted now, while the trace is in cache, rather than in later passes over all.
-        summary.add(&t);
-        warnings.add(&t);
-        if with_sweep {
-            sweep_counts.add(&t);
-        }
-        traces.push(t);
-    }
-    let summary = summary.finish();
-    let sweep = with_sweep.then(|| sweep_counts.all.points());
-    let warnings = warnings.finish();
+    let mut analyzer = BatchAnalyzer::new(settings, with_sweep)?;
+    let traces = batch
+        .traces
+        .iter()
+        .map(|trace| analyzer.analyze_trace(trace))
+        .collect();
+    analyzer.input_errors = batch.errors.clone();
+    analyzer.documents = batch.documents.clone();
+    let view = analyzer.finish();
     Ok(Analysis {
-        config: global,
+        config: view.config,
         traces,
-        summary,
-        sweep,
-        sweep_counts,
-        warnings,
-        input_errors: batch.errors.clone(),
-        documents: batch.documents.clone(),
+        summary: view.summary,
+        sweep: view.sweep,
+        sweep_counts: view.sweep_counts,
+        warnings: view.warnings,
+        input_errors: view.input_errors,
+        documents: view.documents,
     })
+}
+
+/// Everything of an [`Analysis`] but its traces: what `ragtrace analyze --summary`
+/// prints, and the last line of `--format jsonl`. Serialises with the keys of
+/// `Analysis` in the same order, `traces` left out.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchView {
+    pub config: Config,
+    pub summary: Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Vec<SweepPoint>>,
+    #[serde(skip)]
+    pub sweep_counts: SweepScopes,
+    pub warnings: Vec<BatchWarning>,
+    pub input_errors: Vec<InputError>,
+    pub documents: Vec<DocumentSummary>,
+}
+
+/// Analyses traces one at a time and counts the batch view as they pass, so a caller
+/// can drop each trace's analysis once it has used it (memory bounded by one part,
+/// not by the batch). [`analyze`] is this over a whole batch.
+#[derive(Debug)]
+pub struct BatchAnalyzer {
+    settings: Settings,
+    config: Config,
+    with_sweep: bool,
+    scratch: Scratch,
+    summary: SummaryBuilder,
+    warnings: WarningsBuilder,
+    sweep_counts: SweepScopes,
+    input_errors: Vec<InputError>,
+    documents: Vec<DocumentSummary>,
+    /// Trace positions handed out by the parts so far.
+    slots: usize,
+}
+
+impl BatchAnalyzer {
+    /// `Err` only when the user's settings are invalid.
+    pub fn new(settings: &Settings, with_sweep: bool) -> Result<Self, ConfigError> {
+        Ok(BatchAnalyzer {
+            settings: settings.clone(),
+            config: Config::from_settings(settings)?,
+            with_sweep,
+            scratch: Scratch::default(),
+            summary: SummaryBuilder::default(),
+            warnings: WarningsBuilder::default(),
+            sweep_counts: SweepScopes::default(),
+            input_errors: Vec::new(),
+            documents: Vec::new(),
+            slots: 0,
+        })
+    }
+
+    /// Defaults plus the user's settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// One trace under the settings, counted in the batch view.
+    pub fn analyze_trace(&mut self, trace: &Arc<Trace>) -> TraceAnalysis {
+        let t = analyze_trace(trace, &self.settings, &self.config, &mut self.scratch);
+        // Counted now, while the trace is in cache, rather than in later passes over all.
+        self.summary.add(&t);
+        self.warnings.add(&t);
+        if self.with_sweep {
+            self.sweep_counts.add(&t);
+        }
+        t
+    }
+
+    /// The next part of the batch (a document, or what a
+    /// [`DocumentReader`](crate::input::DocumentReader) read so far): its traces'
+    /// positions continue the parts before, each analysis is handed to `each`, and its
+    /// input errors and document summaries are kept for the view.
+    pub fn analyze_part(&mut self, mut part: ParsedBatch, mut each: impl FnMut(TraceAnalysis)) {
+        part.shift_positions(self.slots);
+        self.slots += part.slots;
+        for trace in &part.traces {
+            each(self.analyze_trace(trace));
+        }
+        self.input_errors.append(&mut part.errors);
+        self.documents.append(&mut part.documents);
+    }
+
+    /// Input errors of the parts so far.
+    pub fn input_errors(&self) -> &[InputError] {
+        &self.input_errors
+    }
+
+    /// The batch view over every trace analysed.
+    pub fn finish(self) -> BatchView {
+        BatchView {
+            config: self.config,
+            summary: self.summary.finish(),
+            sweep: self.with_sweep.then(|| self.sweep_counts.all.points()),
+            sweep_counts: self.sweep_counts,
+            warnings: self.warnings.finish(),
+            input_errors: self.input_errors,
+            documents: self.documents,
+        }
+    }
 }

@@ -25,7 +25,7 @@ pub mod stats;
 pub mod testdata;
 pub mod trace_analysis;
 
-pub use analysis::{analyze, Analysis};
+pub use analysis::{analyze, Analysis, BatchAnalyzer, BatchView};
 pub use batch::{BatchWarning, ModeSummary, Summary, SweepPoint};
 pub use config::{Config, ConfigError, HybridQuality, Settings};
 pub use input::{parse_document, parse_documents, parse_value, ParsedBatch, Trace};

@@ -224,6 +224,18 @@ pub fn generate_batch(trace_count: usize, candidates_per_trace: usize, seed: u64
     json!({ "traces": traces(trace_count, candidates_per_trace, seed) }).to_string()
 }
 
+/// The traces of [`generate_batch`] with the same arguments, as JSON Lines: one trace
+/// object per line, without the line end. Made one trace at a time, so a file of any
+/// size (the streamed CLI's benchmark writes a gigabyte) takes the memory of one trace.
+pub fn generate_batch_lines(
+    trace_count: usize,
+    candidates_per_trace: usize,
+    seed: u64,
+) -> impl Iterator<Item = String> {
+    let mut rng = Rng(seed);
+    (0..trace_count).map(move |i| trace(&mut rng, i + 1, candidates_per_trace).to_string())
+}
+
 /// One case of a generated cases file (contract section 6). Typed rather than built
 /// with `json!`: the page ships this code, and the typed form is the smaller one.
 #[derive(Serialize)]
@@ -455,6 +467,18 @@ mod tests {
         assert!(batch.errors.is_empty());
         assert_eq!(batch.traces.len(), 5);
         assert_eq!(batch.candidate_count(), 50);
+    }
+
+    /// The lines are the batch's traces, one per line.
+    #[test]
+    fn lines_are_the_batch_traces() {
+        let whole: serde_json::Value =
+            serde_json::from_str(&generate_batch(6, 4, 3)).unwrap_or_default();
+        let lines: Vec<serde_json::Value> = generate_batch_lines(6, 4, 3)
+            .map(|line| serde_json::from_str(&line).unwrap_or_default())
+            .collect();
+        assert_eq!(lines.len(), 6);
+        assert_eq!(whole["traces"], serde_json::Value::Array(lines));
     }
 
     /// The generated cases link to the generated traces and reach every level.

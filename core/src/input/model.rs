@@ -215,14 +215,9 @@ pub struct ParsedBatch {
 
 impl ParsedBatch {
     /// Appends another batch (the next file): its traces' positions continue this batch's.
-    pub fn extend(&mut self, other: ParsedBatch) {
-        let offset = self.slots;
-        self.traces
-            .extend(other.traces.into_iter().map(|mut trace| {
-                // Freshly parsed traces are not shared yet, so this copies nothing.
-                Arc::make_mut(&mut trace).position += offset;
-                trace
-            }));
+    pub fn extend(&mut self, mut other: ParsedBatch) {
+        other.shift_positions(self.slots);
+        self.traces.append(&mut other.traces);
         self.documents.extend(other.documents);
         self.errors.extend(other.errors);
         self.slots += other.slots;
@@ -235,6 +230,17 @@ impl ParsedBatch {
             all.extend(batch);
         }
         all
+    }
+
+    /// Moves every trace's position on by `offset` (the slots of the batch before it).
+    pub fn shift_positions(&mut self, offset: usize) {
+        if offset == 0 {
+            return;
+        }
+        for trace in &mut self.traces {
+            // Freshly parsed traces are not shared yet, so this copies nothing.
+            Arc::make_mut(trace).position += offset;
+        }
     }
 
     pub fn candidate_count(&self) -> usize {

@@ -1,11 +1,11 @@
 //! `ragtrace compare` and `ragtrace eval --baseline`: reading, flags and printing only;
 //! the comparison is `ragtrace_core::runs`.
 
-use super::{load_settings, print_input_errors, read_cases, read_inputs, write_file, SettingsArgs};
+use super::read::read_batch;
+use super::{load_settings, print_input_errors, read_cases, write_file, SettingsArgs};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::golden::GoldenReport;
-use ragtrace_core::input;
 use ragtrace_core::runs::golden_delta::{self, FailOn, GoldenComparison, SignificanceOptions};
 use ragtrace_core::runs::{self, markdown, CompareOptions};
 use std::path::PathBuf;
@@ -78,12 +78,8 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
         Ok(cases) => cases,
         Err(code) => return code,
     };
-    let (docs_a, unreadable_a) = read_inputs(&args.a);
-    let (docs_b, unreadable_b) = read_inputs(&args.b);
-    let (batch_a, batch_b) = (
-        input::parse_documents(&docs_a),
-        input::parse_documents(&docs_b),
-    );
+    let (batch_a, unreadable_a) = read_batch(&args.a);
+    let (batch_b, unreadable_b) = read_batch(&args.b);
     print_input_errors(&batch_a.errors);
     print_input_errors(&batch_b.errors);
     let report =

@@ -2,12 +2,13 @@
 //! All logic lives in the library; this file reads files, parses flags and prints.
 #![warn(unreachable_pub)]
 
+mod analyze;
 mod calibrate;
 mod compare;
+mod read;
 
 use clap::{Args, Parser, Subcommand};
-use ragtrace_core::{analyze, golden, input, report, Settings};
-use std::io::{Read, Write};
+use ragtrace_core::{analyze, golden, report, Settings};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,8 +25,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Analyse traces and print the analysis as one JSON object.
-    Analyze(AnalyzeArgs),
+    /// Analyse traces and print the analysis as one JSON object (or streamed: see
+    /// --format jsonl and --summary).
+    Analyze(analyze::AnalyzeArgs),
     /// Evaluate traces against golden cases; write report.json and report.md.
     Eval(EvalArgs),
     /// Calibrate levels and the low-quality gate against golden cases; write
@@ -43,18 +45,6 @@ struct SettingsArgs {
     /// Override one setting; repeatable, later wins.
     #[arg(long = "set", value_name = "key=value")]
     set: Vec<String>,
-}
-
-#[derive(Args)]
-struct AnalyzeArgs {
-    #[command(flatten)]
-    settings: SettingsArgs,
-    /// Add the threshold sweep.
-    #[arg(long)]
-    sweep: bool,
-    /// Trace files; '-' reads standard input.
-    #[arg(value_name = "FILE", required = true)]
-    files: Vec<String>,
 }
 
 #[derive(Args)]
@@ -93,7 +83,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Analyze(args) => run_analyze(args),
+        Command::Analyze(args) => analyze::run_analyze(args),
         Command::Eval(args) => run_eval(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Compare(args) => compare::run_compare(args),
@@ -118,74 +108,6 @@ fn load_settings(args: &SettingsArgs) -> Result<Settings, String> {
             .map_err(|err| format!("--set {item}: {err}"))?;
     }
     Ok(settings)
-}
-
-/// Reads every file; a file that cannot be read is reported and skipped.
-fn read_inputs(files: &[String]) -> (Vec<(String, String)>, bool) {
-    let mut docs = Vec::new();
-    let mut failed = false;
-    for file in files {
-        let read = if file == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map(|_| ("stdin".to_owned(), text))
-        } else {
-            std::fs::read(file).and_then(|bytes| {
-                String::from_utf8(bytes)
-                    .map(|text| (file.clone(), text))
-                    .map_err(|err| {
-                        std::io::Error::new(
-                            std::io::ErrorKind::InvalidData,
-                            format!("not UTF-8 ({err})"),
-                        )
-                    })
-            })
-        };
-        match read {
-            Ok(doc) => docs.push(doc),
-            Err(err) => {
-                eprintln!("ragtrace: {file}: {err}");
-                failed = true;
-            }
-        }
-    }
-    (docs, failed)
-}
-
-fn run_analyze(args: AnalyzeArgs) -> ExitCode {
-    let settings = match load_settings(&args.settings) {
-        Ok(settings) => settings,
-        Err(message) => {
-            eprintln!("ragtrace: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let (docs, unreadable) = read_inputs(&args.files);
-    let batch = input::parse_documents(&docs);
-    print_input_errors(&batch.errors);
-    let analysis = match analyze(&batch, &settings, args.sweep) {
-        Ok(analysis) => analysis,
-        Err(err) => {
-            eprintln!("ragtrace: {err}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let written = serde_json::to_writer(&mut out, &analysis)
-        .map_err(std::io::Error::from)
-        .and_then(|()| writeln!(out))
-        .and_then(|()| out.flush());
-    if let Err(err) = written {
-        eprintln!("ragtrace: cannot write the analysis: {err}");
-        return ExitCode::from(EXIT_INPUT);
-    }
-    if unreadable || !batch.errors.is_empty() {
-        ExitCode::from(EXIT_INPUT)
-    } else {
-        ExitCode::SUCCESS
-    }
 }
 
 /// Prints located input errors with the offending line and a caret under the column.
@@ -243,8 +165,7 @@ pub(crate) fn golden_inputs(
         ExitCode::from(EXIT_USAGE)
     })?;
     let cases = read_cases(cases)?;
-    let (docs, unreadable) = read_inputs(files);
-    let batch = input::parse_documents(&docs);
+    let (batch, unreadable) = read::read_batch(files);
     print_input_errors(&batch.errors);
     let analysis = analyze(&batch, &settings, false).map_err(|err| {
         eprintln!("ragtrace: {err}");

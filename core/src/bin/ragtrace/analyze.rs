@@ -1,0 +1,131 @@
+//! `ragtrace analyze`: one JSON object (the default), or streamed: one analysed trace
+//! per line as the files are read with the batch view last (`--format jsonl`), or the
+//! batch view alone (`--summary`). Streamed, memory is bounded by the longest trace
+//! (and one chunk of the file), not by the file.
+
+use super::read::{read_batch, read_document, ReadError};
+use super::{load_settings, print_input_errors, SettingsArgs, EXIT_INPUT, EXIT_USAGE};
+use clap::{Args, ValueEnum};
+use ragtrace_core::{analyze, BatchAnalyzer, Settings};
+use serde::Serialize;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub(crate) struct AnalyzeArgs {
+    #[command(flatten)]
+    settings: SettingsArgs,
+    /// Add the threshold sweep.
+    #[arg(long)]
+    sweep: bool,
+    /// json: one object with every trace; jsonl: one analysed trace per line as the
+    /// files are read, then the batch object (configuration, summary, sweep, warnings,
+    /// input errors, documents) as the last line.
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    format: Format,
+    /// Print only the batch object: configuration, summary, sweep, warnings, input
+    /// errors and documents, without the traces (read in bounded memory).
+    #[arg(long)]
+    summary: bool,
+    /// Trace files; '-' reads standard input.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Json,
+    Jsonl,
+}
+
+pub(crate) fn run_analyze(args: AnalyzeArgs) -> ExitCode {
+    let settings = match load_settings(&args.settings) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("ragtrace: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if args.format == Format::Json && !args.summary {
+        whole(&args, &settings)
+    } else {
+        streamed(&args, &settings)
+    }
+}
+
+/// Reads everything, then prints one object.
+fn whole(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
+    let (batch, unreadable) = read_batch(&args.files);
+    print_input_errors(&batch.errors);
+    let analysis = match analyze(&batch, settings, args.sweep) {
+        Ok(analysis) => analysis,
+        Err(err) => {
+            eprintln!("ragtrace: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if let Err(err) = write_line(&mut out, &analysis).and_then(|()| out.flush()) {
+        eprintln!("ragtrace: cannot write the analysis: {err}");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if unreadable || !batch.errors.is_empty() {
+        ExitCode::from(EXIT_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Analyses each part of each file as it is read and lets it go.
+fn streamed(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
+    let mut analyzer = match BatchAnalyzer::new(settings, args.sweep) {
+        Ok(analyzer) => analyzer,
+        Err(err) => {
+            eprintln!("ragtrace: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut unreadable = false;
+    for file in &args.files {
+        let read = read_document(file, |part| {
+            print_input_errors(&part.errors);
+            let mut written = Ok(());
+            analyzer.analyze_part(part, |trace| {
+                if !args.summary && written.is_ok() {
+                    written = write_line(&mut out, &trace);
+                }
+            });
+            written
+        });
+        match read {
+            Ok(()) => {}
+            Err(ReadError::Input(err)) => {
+                eprintln!("ragtrace: {file}: {err}");
+                unreadable = true;
+            }
+            Err(ReadError::Output(err)) => {
+                eprintln!("ragtrace: cannot write the analysis: {err}");
+                return ExitCode::from(EXIT_INPUT);
+            }
+        }
+    }
+    let view = analyzer.finish();
+    if let Err(err) = write_line(&mut out, &view).and_then(|()| out.flush()) {
+        eprintln!("ragtrace: cannot write the analysis: {err}");
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if unreadable || !view.input_errors.is_empty() {
+        ExitCode::from(EXIT_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `value` as compact JSON on one line.
+fn write_line(out: &mut impl Write, value: &impl Serialize) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
+}
