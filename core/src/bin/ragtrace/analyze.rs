@@ -66,15 +66,7 @@ fn whole(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if let Err(err) = write_line(&mut out, &analysis).and_then(|()| out.flush()) {
-        eprintln!("ragtrace: cannot write the analysis: {err}");
-        return ExitCode::from(EXIT_INPUT);
-    }
-    if unreadable || !batch.errors.is_empty() {
-        ExitCode::from(EXIT_INPUT)
-    } else {
-        ExitCode::SUCCESS
-    }
+    end(&mut out, &analysis, unreadable || !batch.errors.is_empty())
 }
 
 /// Analyses each part of each file as it is read and lets it go.
@@ -113,11 +105,16 @@ fn streamed(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
         }
     }
     let view = analyzer.finish();
-    if let Err(err) = write_line(&mut out, &view).and_then(|()| out.flush()) {
+    let partial = unreadable || !view.input_errors.is_empty();
+    end(&mut out, &view, partial)
+}
+
+/// Writes the last line; the exit status says whether every input was read.
+fn end(out: &mut impl Write, last: &impl Serialize, partial: bool) -> ExitCode {
+    if let Err(err) = write_line(out, last).and_then(|()| out.flush()) {
         eprintln!("ragtrace: cannot write the analysis: {err}");
-        return ExitCode::from(EXIT_INPUT);
-    }
-    if unreadable || !view.input_errors.is_empty() {
+        ExitCode::from(EXIT_INPUT)
+    } else if partial {
         ExitCode::from(EXIT_INPUT)
     } else {
         ExitCode::SUCCESS
