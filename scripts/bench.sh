@@ -6,14 +6,19 @@
 #   bash scripts/bench.sh native     only `cargo bench -p ragtrace-core`
 #   bash scripts/bench.sh browser    only the page benchmark
 #   bash scripts/bench.sh js         only the JS API benchmark (js/bench/analyze.mjs)
+#   bash scripts/bench.sh cli        only the streamed CLI (scripts/bench-cli.sh; not in "all":
+#                                    it writes a 1 GB file)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+which=${1:-all}
+if [ "$which" = cli ]; then
+  exec bash scripts/bench-cli.sh
+fi
 bash scripts/setup.sh
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
 
-which=${1:-all}
 if [ "$which" = all ] || [ "$which" = native ]; then
   cargo bench -p ragtrace-core --bench analyze
   cargo bench -p ragtrace-core --bench calibration

@@ -12,6 +12,12 @@ use ragtrace_core::{analyze, golden, report, Settings};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Parsing allocates a few small strings per candidate; with glibc's allocator that
+/// was a quarter of `analyze --summary`'s time, with mimalloc it is a fraction
+/// (`bash scripts/bench-cli.sh` prints the figures).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "ragtrace",
