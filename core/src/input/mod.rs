@@ -14,7 +14,8 @@
 //! Here: the entry points. `model`: the types every later stage reads. `scalar`: loose
 //! values and the readers of one field. `visitors`: the serde visitors and key tables.
 //! `builder`: raw objects to traces (a RerankTrace's shape). `lookup`: a
-//! LookupResult's shapes. `derive`: what no setting changes, computed once.
+//! LookupResult's shapes. `derive`: what no setting changes, computed once. `stream`:
+//! the same parse fed bytes in chunks ([`DocumentReader`]).
 
 /// Implements the non-map, non-seq visits of a visitor whose value is "not what we wanted".
 macro_rules! other_values {
