@@ -25,8 +25,9 @@ if [ "$which" = all ] || [ "$which" = native ]; then
   cargo bench -p ragtrace-core --bench compare
 fi
 if [ "$which" = all ] || [ "$which" = browser ]; then
-  # Compiled as the site is: the release profile (opt-level z, LTO, one codegen unit).
-  CARGO_TARGET_DIR="$ROOT/target/bench-wasm" \
+  # Compiled as the site is: the release profile at the site profile's opt-level z
+  # (LTO, one codegen unit).
+  CARGO_TARGET_DIR="$ROOT/target/bench-wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z \
     with_wasm_toolchain wasm-pack --log-level warn test --release --headless --chrome web \
       --features bench --test bench_slider -- --nocapture 2>&1 | grep '^bench:'
 fi

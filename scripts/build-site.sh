@@ -5,13 +5,22 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
-# Panics in the page keep their message but not their source file and line
-# (-Zlocation-detail=none): about 3.7 KB of the gzipped wasm, which kept the site
-# inside its 300 KB budget on rustup's Rust 1.95. Stable compilers take this one
-# unstable flag with RUSTC_BOOTSTRAP=1 (Debian's route builds its std that way
-# too). RUSTFLAGS replaces .cargo/config.toml's rustflags, hence erase_components
-# again.
-RUSTC_BOOTSTRAP=1 RUSTFLAGS="--cfg erase_components -Zlocation-detail=none" \
+# The page's wasm is built for size, beyond the `site` profile (Cargo.toml):
+# - std is rebuilt from its sources with the page's profile and std's own
+#   `optimize_for_size` feature (-Zbuild-std), instead of the prebuilt std
+#   that is compiled for speed: about 15 KB of the gzipped wasm (measurements
+#   in docs/performance.md);
+# - panics keep their message but not their source file and line
+#   (-Zlocation-detail=none): about 3.7 KB.
+# Stable compilers take these unstable options with RUSTC_BOOTSTRAP=1 (Debian's
+# route builds its std that way too). RUSTFLAGS replaces .cargo/config.toml's
+# rustflags, hence erase_components again.
+export RUSTC_BOOTSTRAP=1
+export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
+# Trunk runs cargo offline; std's own dependencies are fetched here, once.
+with_wasm_toolchain cargo fetch --quiet
+RUSTFLAGS="--cfg erase_components -Zlocation-detail=none" \
   with_wasm_toolchain trunk --quiet build --release --public-url ./ "$@"
 for wasm in dist/*.wasm; do
   raw=$(stat -c %s "$wasm")

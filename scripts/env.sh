@@ -24,7 +24,8 @@ esac
 # one that scripts/setup.sh linked.
 with_wasm_toolchain() {
   if [ "$RAGTRACE_WASM_ROUTE" != debian ] &&
-    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown &&
+    rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
     "$@"
   else
     RUSTUP_TOOLCHAIN="$RAGTRACE_WASM_TOOLCHAIN" "$@"

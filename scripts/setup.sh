@@ -2,8 +2,9 @@
 # Installs whatever is missing to build, serve and test ragtrace, then stays quiet.
 #
 # Two routes to a wasm32 Rust toolchain (RAGTRACE_WASM_ROUTE=auto|rustup|debian):
-#  - rustup's own wasm32-unknown-unknown target, added with `rustup target add`
-#    when it is missing (the standard way; tried first);
+#  - rustup's own wasm32-unknown-unknown target and std sources (rust-src, for
+#    the site's size-optimised std), added with rustup when missing (the
+#    standard way; tried first);
 #  - otherwise (machines whose rustup cannot download targets): Debian's
 #    `rustc-web` (a rustc whose LLVM has the WebAssembly backend), with the
 #    wasm32 std built once from Debian's `rust-web-src`, fully offline, and
@@ -55,15 +56,18 @@ apt_install() {
 
 rustup_has_wasm32() {
   command -v rustup >/dev/null 2>&1 &&
-    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown
+    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown &&
+    rustup component list --installed 2>/dev/null | grep -q '^rust-src'
 }
 
 # The standard way, seconds where rustup can download; bounded because it once
 # hung for minutes on machines without that access.
 rustup_add_wasm32() {
   command -v rustup >/dev/null 2>&1 || return 1
-  log "rustup target add wasm32-unknown-unknown"
-  timeout 180 rustup target add wasm32-unknown-unknown >&2
+  log "rustup target add wasm32-unknown-unknown; rustup component add rust-src"
+  timeout 180 rustup target add wasm32-unknown-unknown >&2 &&
+    # The site's std is rebuilt for size from its sources (scripts/build-site.sh).
+    timeout 180 rustup component add rust-src >&2
 }
 
 build_wasm32_std() {
