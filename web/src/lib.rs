@@ -20,6 +20,8 @@ use components::{
 };
 use leptos::prelude::*;
 pub use samples::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
+#[doc(hidden)]
+pub use state::{parse_count, PASTE_PAUSE};
 use state::{AppState, View};
 
 #[component]

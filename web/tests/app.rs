@@ -66,7 +66,7 @@ async fn opens_with_a_full_analysis_of_the_sample() {
 async fn pasting_a_trace_shows_its_blocks_as_the_core_computes_them() {
     let (root, _app) = mount_fresh();
     settle().await;
-    paste(&root, SAMPLE_DENSE_TRACE);
+    paste(&root, SAMPLE_DENSE_TRACE).await;
     settle().await;
     let want = expected(&[("pasted text", SAMPLE_DENSE_TRACE)], &Settings::default());
     let trace = &want.traces[0];
@@ -143,7 +143,7 @@ async fn malformed_input_is_located_and_the_last_analysis_stays() {
     let (root, _app) = mount_fresh();
     settle().await;
     let tab_before = text(&root, ".tabs");
-    paste(&root, "{\n  \"candidates\": [1,, 2]\n}");
+    paste(&root, "{\n  \"candidates\": [1,, 2]\n}").await;
     settle().await;
     let location = text(&root, ".error-location");
     assert!(location.contains("pasted text"), "{location}");
@@ -167,7 +167,7 @@ async fn a_wrong_type_is_reported_with_its_json_path() {
     paste(
         &root,
         r#"{"requestId": "typed", "mode": "dense", "candidates": [{"evidenceKey": "a", "originalRank": 1, "score": "0.3"}]}"#,
-    );
+    ).await;
     settle().await;
     let paths: Vec<String> = find_all(&root, ".diagnostics .json-path")
         .iter()
@@ -183,7 +183,7 @@ async fn a_wrong_type_is_reported_with_its_json_path() {
 async fn trace_text_is_never_markup() {
     let (root, _app) = mount_fresh();
     settle().await;
-    paste(&root, SAMPLE_LOOKUP_RESULTS);
+    paste(&root, SAMPLE_LOOKUP_RESULTS).await;
     settle().await;
     // Two traces: the batch view; open the one with markup in its text.
     let rows = find_all(&root, ".vtable-window .trow");
@@ -368,7 +368,7 @@ async fn input_and_knobs_survive_a_reload_until_cleared() {
     let (root, app) = mount_fresh();
     settle().await;
     set_input(&root, "#knob-maxL2Distance", "0.7", "input");
-    paste(&root, SAMPLE_DENSE_TRACE);
+    paste(&root, SAMPLE_DENSE_TRACE).await;
     settle().await;
     drop(app);
     root.remove();

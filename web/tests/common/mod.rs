@@ -92,11 +92,18 @@ pub fn fire(target: &web_sys::Element, kind: &str) {
     target.dispatch_event(&event).unwrap();
 }
 
-/// Types (pastes) `value` into the textarea as a user would.
-pub fn paste(root: &web_sys::Element, value: &str) {
+/// Types (pastes) `value` into the textarea as a user would, without waiting.
+pub fn type_into_paste_box(root: &web_sys::Element, value: &str) {
     let area: web_sys::HtmlTextAreaElement = find(root, "#trace-input").unchecked_into();
     area.set_value(value);
     fire(&area, "input");
+}
+
+/// Pastes `value` and waits for the pause after which the page parses it.
+pub async fn paste(root: &web_sys::Element, value: &str) {
+    type_into_paste_box(root, value);
+    sleep(ragtrace_web::PASTE_PAUSE.as_millis() as i32 + 20).await;
+    settle().await;
 }
 
 /// Moves a slider (or types into an input) and fires the event the page listens to.
@@ -109,4 +116,33 @@ pub fn set_input(root: &web_sys::Element, selector: &str, value: &str, event: &s
 pub fn click(root: &web_sys::Element, selector: &str) {
     let el: web_sys::HtmlElement = find(root, selector).unchecked_into();
     el.click();
+}
+
+/// Picks `files` (name, content) in the file input, as a user would.
+pub fn pick_files(root: &web_sys::Element, files: &[(&str, &[u8])]) {
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    for (name, content) in files {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(*content));
+        let file = web_sys::File::new_with_u8_array_sequence_and_options(
+            &parts,
+            name,
+            &web_sys::FilePropertyBag::new(),
+        )
+        .unwrap();
+        transfer.items().add_with_file(&file).unwrap();
+    }
+    let input: web_sys::HtmlInputElement = find(root, "#file-input").unchecked_into();
+    input.set_files(transfer.files().as_ref());
+    fire(&input, "change");
+}
+
+/// Waits (up to `seconds`) until `done` holds, checking every 10 ms.
+pub async fn wait_until(seconds: u32, mut done: impl FnMut() -> bool) -> bool {
+    for _ in 0..seconds * 100 {
+        if done() {
+            return true;
+        }
+        sleep(10).await;
+    }
+    done()
 }
