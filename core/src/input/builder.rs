@@ -16,7 +16,11 @@ pub(super) struct Builder {
     pub(super) source: Arc<str>,
     pub(super) traces: Vec<Arc<Trace>>,
     pub(super) errors: Vec<InputError>,
+    /// Trace positions handed out since the last [`Builder::drain`]; positions count
+    /// from there, so the drained parts concatenate into the whole document.
     pub(super) slots: usize,
+    /// What earlier parts, already drained, contributed.
+    drained: DocumentSummary,
 }
 
 /// Where an object sits: its pointer, and its JSON Lines line (number, text).
@@ -33,6 +37,12 @@ impl Builder {
             traces: Vec::new(),
             errors: Vec::new(),
             slots: 0,
+            drained: DocumentSummary {
+                source: source.to_owned(),
+                traces: 0,
+                candidates: 0,
+                errors: 0,
+            },
         }
     }
 
@@ -63,6 +73,13 @@ impl Builder {
             err,
             line_offset,
         ));
+    }
+
+    /// A document or line that cannot be read (bytes that are not UTF-8), at a 1-based
+    /// line and character column; like a syntax error, it takes a trace's position.
+    pub(super) fn unreadable(&mut self, line: usize, column: usize, message: String, text: &str) {
+        self.slots += 1;
+        self.fail(Some(line), Some(column), None, message, Some(text));
     }
 
     pub(super) fn top(&mut self, top: Top, pointer: &str, line: Option<(usize, &str)>) {
@@ -137,13 +154,38 @@ impl Builder {
         }
     }
 
+    /// What the document has contributed so far, drained parts included.
+    pub(super) fn summary(&self) -> DocumentSummary {
+        DocumentSummary {
+            source: self.drained.source.clone(),
+            traces: self.drained.traces + self.traces.len(),
+            candidates: self.drained.candidates
+                + self
+                    .traces
+                    .iter()
+                    .map(|t| t.candidates.len())
+                    .sum::<usize>(),
+            errors: self.drained.errors + self.errors.len(),
+        }
+    }
+
+    /// The traces and errors read since the last drain, as a part of the document
+    /// without its summary (`documents` is empty): the parts, concatenated with
+    /// [`ParsedBatch::extend`], and then the last one from [`Builder::finish`], are
+    /// the whole document.
+    pub(super) fn drain(&mut self) -> ParsedBatch {
+        self.drained = self.summary();
+        ParsedBatch {
+            traces: std::mem::take(&mut self.traces),
+            documents: Vec::new(),
+            errors: std::mem::take(&mut self.errors),
+            slots: std::mem::take(&mut self.slots),
+        }
+    }
+
+    /// The last part, with the document's summary.
     pub(super) fn finish(self) -> ParsedBatch {
-        let summary = DocumentSummary {
-            source: self.source.to_string(),
-            traces: self.traces.len(),
-            candidates: self.traces.iter().map(|t| t.candidates.len()).sum(),
-            errors: self.errors.len(),
-        };
+        let summary = self.summary();
         ParsedBatch {
             traces: self.traces,
             documents: vec![summary],

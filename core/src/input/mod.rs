@@ -48,6 +48,7 @@ mod derive;
 mod lookup;
 mod model;
 mod scalar;
+mod stream;
 mod visitors;
 
 use builder::Builder;
@@ -57,6 +58,7 @@ use visitors::TopSeed;
 
 pub(crate) use model::{hot_of, Hot};
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
+pub use stream::{parse_document_bytes, DocumentReader};
 
 /// Reads several documents (source name, full text) as one batch.
 pub fn parse_documents(docs: &[(String, String)]) -> ParsedBatch {
@@ -75,16 +77,33 @@ pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
     } else if looks_like_json_lines(text) {
         parse_json_lines(&mut builder, text);
     } else {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let parsed = TopSeed { nested: false }
-            .deserialize(&mut de)
-            .and_then(|top| de.end().map(|()| top));
-        match parsed {
-            Ok(top) => builder.top(top, "", None),
-            Err(err) => builder.json_error(&err, text, 0),
-        }
+        parse_single_document(&mut builder, text);
     }
     builder.finish()
+}
+
+/// A whole document that is not JSON Lines: one object, array or wrapper.
+fn parse_single_document(builder: &mut Builder, text: &str) {
+    match parse_top(text, false) {
+        Ok(top) => builder.top(top, "", None),
+        Err(err) => builder.json_error(&err, text, 0),
+    }
+}
+
+/// One JSON value and nothing after it (but whitespace).
+fn parse_top(text: &str, nested: bool) -> Result<visitors::Top, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    TopSeed { nested }
+        .deserialize(&mut de)
+        .and_then(|top| de.end().map(|()| top))
+}
+
+/// One non-blank JSON Lines line; `index` is 0-based, blank lines counted.
+fn parse_json_line(builder: &mut Builder, index: usize, line: &str) {
+    match parse_top(line, true) {
+        Ok(top) => builder.top(top, &format!("/{index}"), Some((index + 1, line))),
+        Err(err) => builder.json_error(&err, line, index),
+    }
 }
 
 /// Reads an already-parsed JSON value (the JS API passes objects).
@@ -100,6 +119,7 @@ pub fn parse_value(source: &str, value: &Value) -> ParsedBatch {
 
 /// JSON Lines when the first non-empty line is a complete `{...}` and another non-empty line follows.
 /// A pretty-printed document's first line is `{` or `[` alone, so it is not mistaken for one.
+/// `stream::DocumentReader` decides the same from the first bytes that allow it.
 fn looks_like_json_lines(text: &str) -> bool {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     match (lines.next(), lines.next()) {
@@ -110,16 +130,8 @@ fn looks_like_json_lines(text: &str) -> bool {
 
 fn parse_json_lines(builder: &mut Builder, text: &str) {
     for (index, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let mut de = serde_json::Deserializer::from_str(line);
-        let parsed = TopSeed { nested: true }
-            .deserialize(&mut de)
-            .and_then(|top| de.end().map(|()| top));
-        match parsed {
-            Ok(top) => builder.top(top, &format!("/{index}"), Some((index + 1, line))),
-            Err(err) => builder.json_error(&err, line, index),
+        if !line.trim().is_empty() {
+            parse_json_line(builder, index, line);
         }
     }
 }
