@@ -497,64 +497,6 @@ async fn the_sweep_follows_max_l2_distance() {
     );
 }
 
-/// Replaces `URL.createObjectURL` and `HTMLAnchorElement.click` for the length of
-/// a test, so a download is captured instead of started.
-struct CapturedDownloads;
-
-impl CapturedDownloads {
-    fn start() -> Self {
-        let install = js_sys::Function::new_no_args(
-            r#"
-            const saved = { create: URL.createObjectURL, click: HTMLAnchorElement.prototype.click };
-            globalThis.__downloads = [];
-            URL.createObjectURL = (blob) => {
-                globalThis.__downloads.push({ blob });
-                return "blob:captured-" + globalThis.__downloads.length;
-            };
-            HTMLAnchorElement.prototype.click = function () {
-                const last = globalThis.__downloads[globalThis.__downloads.length - 1];
-                last.name = this.download;
-                last.href = this.href;
-            };
-            globalThis.__restoreDownloads = () => {
-                URL.createObjectURL = saved.create;
-                HTMLAnchorElement.prototype.click = saved.click;
-            };
-            "#,
-        );
-        install.call0(&wasm_bindgen::JsValue::NULL).unwrap();
-        CapturedDownloads
-    }
-
-    /// (file name, MIME type, text) of the `n`th download.
-    async fn get(&self, n: u32) -> (String, String, String) {
-        let global = js_sys::global();
-        let all = js_sys::Reflect::get(&global, &"__downloads".into()).unwrap();
-        let entry = js_sys::Reflect::get(&all, &n.into()).unwrap();
-        let name = js_sys::Reflect::get(&entry, &"name".into()).unwrap();
-        let blob: web_sys::Blob = js_sys::Reflect::get(&entry, &"blob".into())
-            .unwrap()
-            .unchecked_into();
-        let text = wasm_bindgen_futures::JsFuture::from(blob.text())
-            .await
-            .unwrap();
-        (
-            name.as_string().unwrap_or_default(),
-            blob.type_(),
-            text.as_string().unwrap_or_default(),
-        )
-    }
-}
-
-impl Drop for CapturedDownloads {
-    fn drop(&mut self) {
-        let restore = js_sys::Reflect::get(&js_sys::global(), &"__restoreDownloads".into())
-            .unwrap()
-            .unchecked_into::<js_sys::Function>();
-        let _ = restore.call0(&wasm_bindgen::JsValue::NULL);
-    }
-}
-
 /// The JSON download is the CLI's output for the batch on screen; the CSV is the
 /// trace list as the page's `csv` writes it.
 #[wasm_bindgen_test]

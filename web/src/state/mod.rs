@@ -10,6 +10,7 @@
 #[cfg(feature = "compare-tab")]
 pub(crate) mod compare;
 pub(crate) mod golden;
+pub(crate) mod loading;
 
 use crate::samples::Sample;
 use gloo_timers::callback::Timeout;
@@ -216,6 +217,10 @@ pub struct AppState {
     pub notice: RwSignal<Option<String>>,
     /// Files are being dragged over the page.
     pub dragging: RwSignal<bool>,
+    /// The file being read, while one is.
+    pub loading: RwSignal<Option<loading::LoadProgress>>,
+    /// The current load's ticket: a load whose ticket is no longer this one stops.
+    load_ticket: StoredValue<u64>,
     next_id: StoredValue<u64>,
     /// The pending parse of the pasted text; each keystroke replaces (and so cancels) it.
     paste_timer: StoredValue<Option<Timeout>, LocalStorage>,
@@ -303,6 +308,8 @@ impl AppState {
             list: RwSignal::new(ListControls::default()),
             notice: RwSignal::new(None),
             dragging: RwSignal::new(false),
+            loading: RwSignal::new(None),
+            load_ticket: StoredValue::new(0),
             next_id: StoredValue::new(next),
             paste_timer: StoredValue::new_local(None),
             paste_batch,
