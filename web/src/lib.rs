@@ -1,7 +1,7 @@
 //! The ragtrace inspector page: a thin Leptos shell over `ragtrace-core`.
 //!
-//! Everything the page shows is computed by the core (`parse_documents`, then
-//! `analyze` on every knob change); the page only lays it out. Trace text is
+//! Everything the page shows is computed by the core (each document read once by
+//! `parse_document` or the streamed `DocumentReader`, then `analyze` on every knob change); the page only lays it out. Trace text is
 //! always rendered as text nodes, never as HTML, and nothing uses the network.
 
 #![warn(unreachable_pub)]
