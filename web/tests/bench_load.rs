@@ -23,27 +23,6 @@ const CANDIDATES_PER_TRACE: usize = 10;
 const REPEATS: usize = 11;
 const ROUNDS: usize = 11;
 
-fn now() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
-fn summary(values: &[f64]) -> String {
-    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = values.iter().copied().fold(0.0, f64::max);
-    format!(
-        "median {:.1} ms (min {:.1}, max {:.1}, n={})",
-        median(values.to_vec()),
-        min,
-        max,
-        values.len()
-    )
-}
-
 fn js(body: &str) -> js_sys::Function {
     js_sys::Function::new_no_args(body)
 }

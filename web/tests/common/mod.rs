@@ -204,3 +204,26 @@ impl Drop for CapturedDownloads {
         let _ = restore.call0(&wasm_bindgen::JsValue::NULL);
     }
 }
+
+// Timing helpers of the browser benchmarks.
+
+pub fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+pub fn summary(values: &[f64]) -> String {
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(0.0, f64::max);
+    format!(
+        "median {:.1} ms (min {:.1}, max {:.1}, n={})",
+        median(values.to_vec()),
+        min,
+        max,
+        values.len()
+    )
+}
