@@ -1,32 +1,138 @@
 //! The few places the page talks to the browser directly: reading files,
 //! saving downloads, and the fatal-error banner. Nothing here uses the network.
 
-use crate::state::{AppState, Origin};
+use crate::state::loading::{slice_bytes, too_large, LoadProgress, LARGEST_FILE};
+use crate::state::{AppState, Document, Origin, Shared};
+use gloo_file::futures::{read_as_bytes, read_as_text};
+use gloo_file::{Blob, File, FileReadError};
 use leptos::prelude::Set;
+use ragtrace_core::input::DocumentReader;
+use ragtrace_core::ParsedBatch;
 use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Reads every file (picked or dropped) as UTF-8 text and adds it to the batch.
-/// Reading is asynchronous; each file joins the batch when it has been read.
+/// Reads every file (picked or dropped) in slices, one file after the other, and
+/// adds each to the batch when it is read. A load already running is cancelled.
 pub fn read_files(state: AppState, files: web_sys::FileList) {
-    for i in 0..files.length() {
-        let Some(file) = files.get(i) else {
-            continue;
-        };
-        let name = file.name();
-        let promise = file.text();
-        leptos::task::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(promise).await {
-                Ok(text) => {
-                    let text = text.as_string().unwrap_or_default();
-                    state.add_document(name, Arc::from(text), Origin::File);
-                }
+    let files: Vec<File> = (0..files.length())
+        .filter_map(|i| files.get(i))
+        .map(File::from)
+        .collect();
+    let ticket = state.begin_load();
+    leptos::task::spawn_local(async move {
+        let count = files.len();
+        for (index, file) in files.into_iter().enumerate() {
+            let name = file.name();
+            if file.size() > LARGEST_FILE {
+                state.notice.set(Some(too_large(&name, file.size())));
+                continue;
+            }
+            match read_in_slices(state, ticket, &file, count - index - 1).await {
+                Ok(Some(document)) => state.add_parsed(document),
+                Ok(None) => return,
                 Err(error) => state.notice.set(Some(format!(
                     "{name} could not be read: {}",
-                    describe(&error)
+                    describe_read_error(&error)
                 ))),
             }
-        });
+        }
+        if state.load_is_current(ticket) {
+            state.loading.set(None);
+        }
+    });
+}
+
+/// Reads `file` slice by slice into the core's `DocumentReader`: bytes, never one
+/// string. Each slice is parsed in its own task while the next one is being read,
+/// so the page stays responsive. `None` when the load was cancelled.
+async fn read_in_slices(
+    state: AppState,
+    ticket: u64,
+    file: &File,
+    files_after: usize,
+) -> Result<Option<Document>, FileReadError> {
+    let name = file.name();
+    let size = file.size();
+    let slice = slice_bytes() as u64;
+    let mut progress = LoadProgress {
+        file: name.clone(),
+        files_after,
+        size,
+        bytes_read: 0,
+        traces: 0,
+        started_ms: js_sys::Date::now(),
+        now_ms: js_sys::Date::now(),
+    };
+    state.loading.set(Some(progress.clone()));
+    let mut reader = DocumentReader::new(&name);
+    let mut batch = ParsedBatch::default();
+    // A file small enough to be remembered across reloads keeps its text.
+    let mut kept = (size <= crate::persist::STORE_LIMIT as u64).then(Vec::new);
+    let read_from =
+        |start: u64| read_as_bytes(&Blob::from(file.slice(start, size.min(start + slice))));
+    let mut next = Some(read_from(0));
+    while let Some(reading) = next.take() {
+        let bytes = reading.await?;
+        if !state.load_is_current(ticket) {
+            return Ok(None);
+        }
+        let read = reader.bytes_read() + bytes.len() as u64;
+        if read < size && !bytes.is_empty() {
+            next = Some(read_from(read));
+        }
+        reader.push(&bytes);
+        batch.extend(reader.take_parsed());
+        if let Some(kept) = kept.as_mut() {
+            kept.extend_from_slice(&bytes);
+        }
+        if reader.refusal().is_some() {
+            // Not JSON at all: the rest of the file would not change that.
+            break;
+        }
+        progress.bytes_read = reader.bytes_read();
+        progress.traces = reader.traces_parsed();
+        progress.now_ms = js_sys::Date::now();
+        state.loading.set(Some(progress.clone()));
+    }
+    batch.extend(reader.finish());
+    let text = kept
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(Arc::from);
+    Ok(Some(Document {
+        id: state.next_document_id(),
+        name,
+        origin: Origin::File,
+        batch: Shared::new(batch),
+        text,
+    }))
+}
+
+/// Reads a small file (a cases file, run B) as UTF-8 text and hands it to `then`
+/// with the file's name; a file that cannot be read becomes a notice.
+pub fn read_text(
+    state: AppState,
+    file: web_sys::File,
+    then: impl FnOnce(String, String) + 'static,
+) {
+    let file = File::from(file);
+    leptos::task::spawn_local(async move {
+        match read_as_text(&file).await {
+            Ok(text) => then(file.name(), text),
+            Err(error) => state.notice.set(Some(format!(
+                "{} could not be read: {}",
+                file.name(),
+                describe_read_error(&error)
+            ))),
+        }
+    });
+}
+
+fn describe_read_error(error: &FileReadError) -> String {
+    match error {
+        FileReadError::AbortedEarly => "the read was stopped".to_owned(),
+        FileReadError::NotFound(why)
+        | FileReadError::NotReadable(why)
+        | FileReadError::Security(why) => why.clone(),
     }
 }
 

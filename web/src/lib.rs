@@ -1,7 +1,7 @@
 //! The ragtrace inspector page: a thin Leptos shell over `ragtrace-core`.
 //!
-//! Everything the page shows is computed by the core (`parse_documents`, then
-//! `analyze` on every knob change); the page only lays it out. Trace text is
+//! Everything the page shows is computed by the core (each document read once by
+//! `parse_document` or the streamed `DocumentReader`, then `analyze` on every knob change); the page only lays it out. Trace text is
 //! always rendered as text nodes, never as HTML, and nothing uses the network.
 
 #![warn(unreachable_pub)]
@@ -15,11 +15,16 @@ pub(crate) mod state;
 
 use components::{
     baseline::BaselineComparison, distribution::Distribution, error_panel::ErrorPanel,
-    file_list::FileList, input::InputPanel, knobs::Knobs, sweep_plot::SweepPanel,
-    trace_list::TraceList, trace_view::TraceView, transitions::Transitions, warnings::Warnings,
+    file_list::FileList, input::InputPanel, knobs::Knobs, load_progress::LoadProgressPanel,
+    sweep_plot::SweepPanel, trace_list::TraceList, trace_view::TraceView, transitions::Transitions,
+    warnings::Warnings,
 };
 use leptos::prelude::*;
 pub use samples::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
+#[doc(hidden)]
+pub use state::loading::{set_slice_bytes, LARGEST_FILE, SLICE_BYTES};
+#[doc(hidden)]
+pub use state::{parse_count, PASTE_PAUSE};
 use state::{AppState, View};
 
 #[component]
@@ -58,6 +63,7 @@ pub fn App() -> impl IntoView {
             <div class="layout">
                 <aside class="sidebar">
                     <InputPanel/>
+                    <LoadProgressPanel/>
                     <FileList/>
                     <Knobs/>
                 </aside>

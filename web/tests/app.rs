@@ -66,7 +66,7 @@ async fn opens_with_a_full_analysis_of_the_sample() {
 async fn pasting_a_trace_shows_its_blocks_as_the_core_computes_them() {
     let (root, _app) = mount_fresh();
     settle().await;
-    paste(&root, SAMPLE_DENSE_TRACE);
+    paste(&root, SAMPLE_DENSE_TRACE).await;
     settle().await;
     let want = expected(&[("pasted text", SAMPLE_DENSE_TRACE)], &Settings::default());
     let trace = &want.traces[0];
@@ -143,7 +143,7 @@ async fn malformed_input_is_located_and_the_last_analysis_stays() {
     let (root, _app) = mount_fresh();
     settle().await;
     let tab_before = text(&root, ".tabs");
-    paste(&root, "{\n  \"candidates\": [1,, 2]\n}");
+    paste(&root, "{\n  \"candidates\": [1,, 2]\n}").await;
     settle().await;
     let location = text(&root, ".error-location");
     assert!(location.contains("pasted text"), "{location}");
@@ -167,7 +167,7 @@ async fn a_wrong_type_is_reported_with_its_json_path() {
     paste(
         &root,
         r#"{"requestId": "typed", "mode": "dense", "candidates": [{"evidenceKey": "a", "originalRank": 1, "score": "0.3"}]}"#,
-    );
+    ).await;
     settle().await;
     let paths: Vec<String> = find_all(&root, ".diagnostics .json-path")
         .iter()
@@ -183,7 +183,7 @@ async fn a_wrong_type_is_reported_with_its_json_path() {
 async fn trace_text_is_never_markup() {
     let (root, _app) = mount_fresh();
     settle().await;
-    paste(&root, SAMPLE_LOOKUP_RESULTS);
+    paste(&root, SAMPLE_LOOKUP_RESULTS).await;
     settle().await;
     // Two traces: the batch view; open the one with markup in its text.
     let rows = find_all(&root, ".vtable-window .trow");
@@ -368,7 +368,7 @@ async fn input_and_knobs_survive_a_reload_until_cleared() {
     let (root, app) = mount_fresh();
     settle().await;
     set_input(&root, "#knob-maxL2Distance", "0.7", "input");
-    paste(&root, SAMPLE_DENSE_TRACE);
+    paste(&root, SAMPLE_DENSE_TRACE).await;
     settle().await;
     drop(app);
     root.remove();
@@ -495,64 +495,6 @@ async fn the_sweep_follows_max_l2_distance() {
             .as_deref(),
         Some("0.95")
     );
-}
-
-/// Replaces `URL.createObjectURL` and `HTMLAnchorElement.click` for the length of
-/// a test, so a download is captured instead of started.
-struct CapturedDownloads;
-
-impl CapturedDownloads {
-    fn start() -> Self {
-        let install = js_sys::Function::new_no_args(
-            r#"
-            const saved = { create: URL.createObjectURL, click: HTMLAnchorElement.prototype.click };
-            globalThis.__downloads = [];
-            URL.createObjectURL = (blob) => {
-                globalThis.__downloads.push({ blob });
-                return "blob:captured-" + globalThis.__downloads.length;
-            };
-            HTMLAnchorElement.prototype.click = function () {
-                const last = globalThis.__downloads[globalThis.__downloads.length - 1];
-                last.name = this.download;
-                last.href = this.href;
-            };
-            globalThis.__restoreDownloads = () => {
-                URL.createObjectURL = saved.create;
-                HTMLAnchorElement.prototype.click = saved.click;
-            };
-            "#,
-        );
-        install.call0(&wasm_bindgen::JsValue::NULL).unwrap();
-        CapturedDownloads
-    }
-
-    /// (file name, MIME type, text) of the `n`th download.
-    async fn get(&self, n: u32) -> (String, String, String) {
-        let global = js_sys::global();
-        let all = js_sys::Reflect::get(&global, &"__downloads".into()).unwrap();
-        let entry = js_sys::Reflect::get(&all, &n.into()).unwrap();
-        let name = js_sys::Reflect::get(&entry, &"name".into()).unwrap();
-        let blob: web_sys::Blob = js_sys::Reflect::get(&entry, &"blob".into())
-            .unwrap()
-            .unchecked_into();
-        let text = wasm_bindgen_futures::JsFuture::from(blob.text())
-            .await
-            .unwrap();
-        (
-            name.as_string().unwrap_or_default(),
-            blob.type_(),
-            text.as_string().unwrap_or_default(),
-        )
-    }
-}
-
-impl Drop for CapturedDownloads {
-    fn drop(&mut self) {
-        let restore = js_sys::Reflect::get(&js_sys::global(), &"__restoreDownloads".into())
-            .unwrap()
-            .unchecked_into::<js_sys::Function>();
-        let _ = restore.call0(&wasm_bindgen::JsValue::NULL);
-    }
 }
 
 /// The JSON download is the CLI's output for the batch on screen; the CSV is the

@@ -18,15 +18,6 @@ const QUERIES: usize = 10_000;
 const CANDIDATES_PER_TRACE: usize = 10;
 const ROUNDS: usize = 21;
 
-fn now() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 /// Hands `text` to a file input as the file `name`.
 fn pick_file(root: &web_sys::Element, selector: &str, name: &str, text: &str) {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));

@@ -20,10 +20,6 @@ const TRACES: usize = 10_000;
 const CANDIDATES_PER_TRACE: usize = 10;
 const ROUNDS: usize = 21;
 
-fn now() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
-}
-
 /// Lets every queued microtask run: Leptos runs effects as microtasks, before the
 /// browser's next rendering step, so this returns once the page's update is done.
 async fn drain_microtasks() {
@@ -33,23 +29,6 @@ async fn drain_microtasks() {
             .await
             .unwrap();
     }
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
-fn summary(values: &[f64]) -> String {
-    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = values.iter().copied().fold(0.0, f64::max);
-    format!(
-        "median {:.1} ms (min {:.1}, max {:.1}, n={})",
-        median(values.to_vec()),
-        min,
-        max,
-        values.len()
-    )
 }
 
 #[wasm_bindgen_test]

@@ -233,7 +233,7 @@ async fn splitting_a_mixed_batch_compares_its_dense_and_hybrid_traces() {
     };
     let mut mixed = traces(dense);
     mixed.extend(traces(hybrid));
-    paste(&root, &serde_json::json!({ "traces": mixed }).to_string());
+    paste(&root, &serde_json::json!({ "traces": mixed }).to_string()).await;
     settle().await;
     click(&root, "#tab-compare");
     settle().await;

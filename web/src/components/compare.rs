@@ -20,17 +20,8 @@ use web_sys::Element;
 fn read_run_b(compare: CompareState, state: AppState, files: web_sys::FileList) {
     for i in 0..files.length() {
         let Some(file) = files.get(i) else { continue };
-        let name = file.name();
-        let promise = file.text();
-        leptos::task::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(promise).await {
-                Ok(text) => {
-                    compare.add_document(name, Arc::from(text.as_string().unwrap_or_default()))
-                }
-                Err(_) => state
-                    .notice
-                    .set(Some([&name, " could not be read as text."].concat())),
-            }
+        crate::browser::read_text(state, file, move |name, text| {
+            compare.add_document(name, Arc::from(text))
         });
     }
 }

@@ -19,9 +19,6 @@ struct Row {
 pub(crate) fn FileList() -> impl IntoView {
     let state = expect_context::<AppState>();
     let rows = Memo::new(move |_| {
-        let parsed = state.parsed.get();
-        // `parse_documents` reports one summary per document, in the order given.
-        let mut summaries = parsed.documents.iter().cloned();
         let mut rows: Vec<Row> = state.documents.with(|docs| {
             docs.iter()
                 .map(|d| Row {
@@ -34,7 +31,7 @@ pub(crate) fn FileList() -> impl IntoView {
                         Origin::Sample { .. } => Some("sample"),
                         Origin::File => None,
                     },
-                    summary: summaries.next(),
+                    summary: d.batch.documents.first().cloned(),
                 })
                 .collect()
         });
@@ -43,7 +40,9 @@ pub(crate) fn FileList() -> impl IntoView {
                 id: None,
                 name: PASTE_SOURCE.to_owned(),
                 note: None,
-                summary: summaries.next(),
+                summary: state
+                    .paste_batch
+                    .with(|b| b.as_ref().and_then(|b| b.documents.first().cloned())),
             });
         }
         rows

@@ -35,16 +35,7 @@ fn read_cases_file(golden: GoldenState, state: AppState, files: web_sys::FileLis
     let Some(file) = files.get(0) else {
         return;
     };
-    let name = file.name();
-    let promise = file.text();
-    leptos::task::spawn_local(async move {
-        match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(text) => golden.load(name, text.as_string().unwrap_or_default()),
-            Err(_) => state
-                .notice
-                .set(Some(format!("{name} could not be read as text."))),
-        }
-    });
+    crate::browser::read_text(state, file, move |name, text| golden.load(name, text));
 }
 
 #[component]

@@ -22,6 +22,7 @@ pub(crate) mod finding;
 pub mod golden;
 pub(crate) mod input;
 pub(crate) mod knobs;
+pub(crate) mod load_progress;
 pub(crate) mod sweep_plot;
 pub mod trace_list;
 pub(crate) mod trace_view;

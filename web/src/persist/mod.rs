@@ -16,4 +16,5 @@ mod sync;
 #[cfg(feature = "compare-tab")]
 pub(crate) use hash::encode;
 pub(crate) use hash::sort_key_name;
+pub(crate) use storage::STORE_LIMIT;
 pub(crate) use sync::{apply_hash, forget, keep_cases_in_sync, keep_in_sync, restore};

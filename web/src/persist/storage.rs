@@ -13,7 +13,7 @@ pub(super) const CASES_KEY: &str = "ragtrace.v1.cases";
 
 /// Browsers give a page about 5 MB of localStorage (UTF-16); larger input is not
 /// remembered rather than half-remembered.
-pub(super) const STORE_LIMIT: usize = 2 * 1024 * 1024;
+pub(crate) const STORE_LIMIT: usize = 2 * 1024 * 1024;
 pub(super) const TOO_LARGE: &str =
     "This input is too large for the browser's storage: it will not survive a reload.";
 

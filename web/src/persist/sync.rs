@@ -4,7 +4,7 @@
 use super::hash::{decode_hash, decode_settings, encode_hash, encode_settings, HashState};
 use super::storage::{
     save, save_within_limit, storage, StoredCases, StoredDocument, CASES_KEY, DOCUMENTS_KEY,
-    PASTE_KEY, SETTINGS_KEY,
+    PASTE_KEY, SETTINGS_KEY, TOO_LARGE,
 };
 use crate::samples::Sample;
 #[cfg(feature = "compare-tab")]
@@ -40,21 +40,18 @@ pub(crate) fn restore() -> Restored {
         for (i, doc) in stored.into_iter().enumerate() {
             let id = i as u64 + 1;
             let restored = match (doc.sample.as_deref().and_then(Sample::from_key), doc.text) {
-                (Some(sample), _) => Some(Document {
+                (Some(sample), _) => Some(Document::parse(
                     id,
-                    name: doc.name,
-                    text: sample.text(),
-                    origin: Origin::Sample {
+                    doc.name,
+                    sample.text(),
+                    Origin::Sample {
                         sample,
                         opening: false,
                     },
-                }),
-                (None, Some(text)) => Some(Document {
-                    id,
-                    name: doc.name,
-                    text: Arc::from(text),
-                    origin: Origin::File,
-                }),
+                )),
+                (None, Some(text)) => {
+                    Some(Document::parse(id, doc.name, Arc::from(text), Origin::File))
+                }
                 (None, None) => None,
             };
             documents.extend(restored);
@@ -151,22 +148,33 @@ pub(crate) fn keep_in_sync(state: AppState) {
             (!only_opening).then(|| {
                 docs.iter()
                     .map(|d| match d.origin {
-                        Origin::Sample { sample, .. } => StoredDocument {
+                        Origin::Sample { sample, .. } => Some(StoredDocument {
                             name: d.name.clone(),
                             sample: Some(sample.key().to_owned()),
                             text: None,
-                        },
-                        Origin::File => StoredDocument {
+                        }),
+                        // A file too large to keep its text is not remembered at all.
+                        Origin::File => d.text.as_ref().map(|text| StoredDocument {
                             name: d.name.clone(),
                             sample: None,
-                            text: Some(d.text.to_string()),
-                        },
+                            text: Some(text.to_string()),
+                        }),
                     })
-                    .collect::<Vec<_>>()
+                    .collect::<Option<Vec<_>>>()
             })
         });
-        let json = stored.and_then(|docs| serde_json::to_string(&docs).ok());
-        save_within_limit(state, DOCUMENTS_KEY, json);
+        match stored {
+            Some(None) => {
+                save(state, DOCUMENTS_KEY, None);
+                state.notice.set(Some(TOO_LARGE.to_owned()));
+            }
+            stored => {
+                let json = stored
+                    .flatten()
+                    .and_then(|docs| serde_json::to_string(&docs).ok());
+                save_within_limit(state, DOCUMENTS_KEY, json);
+            }
+        }
     });
     Effect::new(move |_| {
         let paste = state.paste.get();

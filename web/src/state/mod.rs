@@ -2,21 +2,26 @@
 //!
 //! Inputs are signals (loaded documents, pasted text, the knobs, the baseline,
 //! what is being looked at); everything derived from them is a memo, so the
-//! expensive steps run only when their own inputs change: parsing only when the
-//! documents change, `ragtrace_core::analyze` only when the parsed batch or the
-//! knobs change. Every number the page shows comes out of those memos.
+//! expensive steps run only when their own inputs change. Each document is parsed
+//! once, when it is added, and keeps its parsed batch; the pasted text is parsed
+//! alone, after a pause in typing; `ragtrace_core::analyze` runs only when the
+//! batch or the knobs change. Every number the page shows comes out of those memos.
 
 #[cfg(feature = "compare-tab")]
 pub(crate) mod compare;
 pub(crate) mod golden;
+pub(crate) mod loading;
 
 use crate::samples::Sample;
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use ragtrace_core::input::{parse_documents, DocumentSummary};
+use ragtrace_core::input::{parse_document, DocumentSummary};
 use ragtrace_core::label::CanonicalLabel;
 use ragtrace_core::{analyze, Analysis, ConfigError, Level, ParsedBatch, Settings};
 use std::ops::Deref;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A large value shared by memos and views without copying.
 ///
@@ -63,18 +68,57 @@ pub enum Origin {
     },
 }
 
-/// One loaded file or sample. The pasted text is not one of these: it lives in
-/// [`AppState::paste`] and joins the batch as the document `pasted text`.
+/// One loaded file or sample, parsed once when it was added. The pasted text is
+/// not one of these: it lives in [`AppState::paste`] and joins the batch as the
+/// document `pasted text`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Document {
     pub id: u64,
     pub name: String,
-    pub text: Arc<str>,
     pub origin: Origin,
+    /// What the core read from it.
+    pub batch: Shared<ParsedBatch>,
+    /// The text, kept only for a file small enough to be remembered across
+    /// reloads (samples are remembered by name; large files by nothing).
+    pub text: Option<Arc<str>>,
+}
+
+impl Document {
+    /// A document read whole from its text (a sample, a restored file).
+    pub(crate) fn parse(id: u64, name: String, text: Arc<str>, origin: Origin) -> Self {
+        let batch = Shared::new(parse_counted(&name, &text));
+        let text = matches!(origin, Origin::File).then_some(text);
+        Document {
+            id,
+            name,
+            origin,
+            batch,
+            text,
+        }
+    }
 }
 
 /// The source name the pasted text is analysed under.
 pub(crate) const PASTE_SOURCE: &str = "pasted text";
+
+/// How long typing must pause before the pasted text is parsed and analysed:
+/// keystrokes closer together than this only update the text box.
+pub const PASTE_PAUSE: Duration = Duration::from_millis(100);
+
+static PARSES: AtomicUsize = AtomicUsize::new(0);
+
+/// How many documents (and pasted texts) the page has parsed since it started:
+/// the tests check that typing re-parses only the pasted text.
+#[doc(hidden)]
+pub fn parse_count() -> usize {
+    PARSES.load(Ordering::Relaxed)
+}
+
+/// Every whole-text parse of the page goes through here, so that it is counted.
+pub(crate) fn parse_counted(source: &str, text: &str) -> ParsedBatch {
+    PARSES.fetch_add(1, Ordering::Relaxed);
+    parse_document(source, text)
+}
 
 /// What the main area shows. New views (a golden-evaluation tab) are new variants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,7 +201,11 @@ impl Default for ListControls {
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub documents: RwSignal<Vec<Document>>,
+    /// The text in the paste box, as typed.
     pub paste: RwSignal<String>,
+    /// The pasted text as the core read it (`None` when blank), set a pause
+    /// after the last keystroke.
+    pub paste_batch: RwSignal<Option<Shared<ParsedBatch>>>,
     pub settings: RwSignal<Settings>,
     pub baseline: RwSignal<Option<Settings>>,
     /// What the user asked to see.
@@ -169,8 +217,16 @@ pub struct AppState {
     pub notice: RwSignal<Option<String>>,
     /// Files are being dragged over the page.
     pub dragging: RwSignal<bool>,
+    /// The file being read, while one is.
+    pub loading: RwSignal<Option<loading::LoadProgress>>,
+    /// The current load's ticket: a load whose ticket is no longer this one stops.
+    load_ticket: StoredValue<u64>,
     next_id: StoredValue<u64>,
+    /// The pending parse of the pasted text; each keystroke replaces (and so cancels) it.
+    paste_timer: StoredValue<Option<Timeout>, LocalStorage>,
 
+    /// The loaded documents' batches, concatenated (only when documents change).
+    pub documents_batch: Memo<Shared<ParsedBatch>>,
     /// Every document (files, samples, pasted text) as the core read it.
     pub parsed: Memo<Shared<ParsedBatch>>,
     /// The batch the analysis runs on: `parsed`, unless a document could not be
@@ -190,22 +246,20 @@ impl AppState {
     pub fn new(documents: Vec<Document>, paste: String, settings: Settings) -> Self {
         let next = documents.iter().map(|d| d.id + 1).max().unwrap_or(1);
         let documents = RwSignal::new(documents);
+        let paste_batch = RwSignal::new(parse_paste(&paste));
         let paste = RwSignal::new(paste);
         let settings = RwSignal::new(settings);
         let baseline = RwSignal::new(None::<Settings>);
 
+        let documents_batch = Memo::new(move |_| {
+            documents.with(|docs| Shared::new(concat(docs.iter().map(|d| &*d.batch))))
+        });
         let parsed = Memo::new(move |_| {
-            let mut pairs: Vec<(String, String)> = documents.with(|docs| {
-                docs.iter()
-                    .map(|d| (d.name.clone(), d.text.to_string()))
-                    .collect()
-            });
-            paste.with(|text| {
-                if !text.trim().is_empty() {
-                    pairs.push((PASTE_SOURCE.to_owned(), text.clone()));
-                }
-            });
-            Shared::new(parse_documents(&pairs))
+            let documents = documents_batch.get();
+            match paste_batch.get() {
+                Some(pasted) => Shared::new(concat([&*documents, &*pasted])),
+                None => documents,
+            }
         });
         let analysed_batch = Memo::new(move |previous: Option<&Shared<ParsedBatch>>| {
             let current = parsed.get();
@@ -254,7 +308,12 @@ impl AppState {
             list: RwSignal::new(ListControls::default()),
             notice: RwSignal::new(None),
             dragging: RwSignal::new(false),
+            loading: RwSignal::new(None),
+            load_ticket: StoredValue::new(0),
             next_id: StoredValue::new(next),
+            paste_timer: StoredValue::new_local(None),
+            paste_batch,
+            documents_batch,
             parsed,
             analysed_batch,
             stale,
@@ -273,17 +332,21 @@ impl AppState {
     /// A document the user brought in (file, drop, sample button): it joins the
     /// batch and replaces the sample the page opened with.
     pub fn add_document(&self, name: String, text: Arc<str>, origin: Origin) {
-        let id = self.take_id();
+        let document = Document::parse(self.take_id(), name, text, origin);
+        self.add_parsed(document);
+    }
+
+    /// A document already parsed (a streamed file): it joins the batch as `add_document`'s do.
+    pub(crate) fn add_parsed(&self, document: Document) {
         self.documents.update(|docs| {
             docs.retain(|d| !matches!(d.origin, Origin::Sample { opening: true, .. }));
-            docs.push(Document {
-                id,
-                name,
-                text,
-                origin,
-            });
+            docs.push(document);
         });
         self.view.set(View::Auto);
+    }
+
+    pub(crate) fn next_document_id(&self) -> u64 {
+        self.take_id()
     }
 
     /// Loads a built-in sample (once: a second click does not double it).
@@ -305,21 +368,33 @@ impl AppState {
         }
     }
 
-    /// The pasted text changed: it replaces the opening sample as soon as it is non-empty.
+    /// The pasted text changed. It is parsed once typing pauses; then, when it
+    /// is not blank, it replaces the opening sample.
     pub fn set_paste(&self, text: String) {
-        if !text.trim().is_empty() {
-            let has_opening = self.documents.with_untracked(|docs| {
+        self.paste.set(text);
+        self.view.set(View::Auto);
+        self.schedule_paste_parse();
+    }
+
+    /// Parses the pasted text once typing pauses: each keystroke only replaces
+    /// the pending parse, so it never waits on one.
+    fn schedule_paste_parse(&self) {
+        let state = *self;
+        let pause = PASTE_PAUSE.as_millis() as u32;
+        let parse = Timeout::new(pause, move || {
+            let batch = state.paste.with_untracked(|text| parse_paste(text));
+            let has_opening = state.documents.with_untracked(|docs| {
                 docs.iter()
                     .any(|d| matches!(d.origin, Origin::Sample { opening: true, .. }))
             });
-            if has_opening {
-                self.documents.update(|docs| {
+            if batch.is_some() && has_opening {
+                state.documents.update(|docs| {
                     docs.retain(|d| !matches!(d.origin, Origin::Sample { opening: true, .. }))
                 });
             }
-        }
-        self.paste.set(text);
-        self.view.set(View::Auto);
+            state.paste_batch.set(batch);
+        });
+        self.paste_timer.set_value(Some(parse));
     }
 
     pub fn remove_document(&self, id: u64) {
@@ -332,6 +407,8 @@ impl AppState {
         let id = self.take_id();
         self.documents.set(vec![opening_document(id)]);
         self.paste.set(String::new());
+        self.paste_timer.set_value(None);
+        self.paste_batch.set(None);
         self.view.set(View::Auto);
     }
 
@@ -352,13 +429,28 @@ pub(crate) fn has_unreadable_document(documents: &[DocumentSummary]) -> bool {
 /// The sample the page opens with, so a first visitor sees a full analysis.
 pub(crate) fn opening_document(id: u64) -> Document {
     let sample = Sample::OPENING;
-    Document {
+    Document::parse(
         id,
-        name: sample.file_name().to_owned(),
-        text: sample.text(),
-        origin: Origin::Sample {
+        sample.file_name().to_owned(),
+        sample.text(),
+        Origin::Sample {
             sample,
             opening: true,
         },
+    )
+}
+
+fn parse_paste(text: &str) -> Option<Shared<ParsedBatch>> {
+    (!text.trim().is_empty()).then(|| Shared::new(parse_counted(PASTE_SOURCE, text)))
+}
+
+/// Batches already parsed, as one. The first is taken by sharing its traces;
+/// the core's `extend` renumbers (and so copies) the traces of the others.
+fn concat<'a>(batches: impl IntoIterator<Item = &'a ParsedBatch>) -> ParsedBatch {
+    let mut batches = batches.into_iter();
+    let mut all = batches.next().cloned().unwrap_or_default();
+    for batch in batches {
+        all.extend(batch.clone());
     }
+    all
 }

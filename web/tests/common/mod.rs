@@ -92,11 +92,18 @@ pub fn fire(target: &web_sys::Element, kind: &str) {
     target.dispatch_event(&event).unwrap();
 }
 
-/// Types (pastes) `value` into the textarea as a user would.
-pub fn paste(root: &web_sys::Element, value: &str) {
+/// Types (pastes) `value` into the textarea as a user would, without waiting.
+pub fn type_into_paste_box(root: &web_sys::Element, value: &str) {
     let area: web_sys::HtmlTextAreaElement = find(root, "#trace-input").unchecked_into();
     area.set_value(value);
     fire(&area, "input");
+}
+
+/// Pastes `value` and waits for the pause after which the page parses it.
+pub async fn paste(root: &web_sys::Element, value: &str) {
+    type_into_paste_box(root, value);
+    sleep(ragtrace_web::PASTE_PAUSE.as_millis() as i32 + 20).await;
+    settle().await;
 }
 
 /// Moves a slider (or types into an input) and fires the event the page listens to.
@@ -109,4 +116,114 @@ pub fn set_input(root: &web_sys::Element, selector: &str, value: &str, event: &s
 pub fn click(root: &web_sys::Element, selector: &str) {
     let el: web_sys::HtmlElement = find(root, selector).unchecked_into();
     el.click();
+}
+
+/// Picks `files` (name, content) in the file input, as a user would.
+pub fn pick_files(root: &web_sys::Element, files: &[(&str, &[u8])]) {
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    for (name, content) in files {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(*content));
+        let file = web_sys::File::new_with_u8_array_sequence_and_options(
+            &parts,
+            name,
+            &web_sys::FilePropertyBag::new(),
+        )
+        .unwrap();
+        transfer.items().add_with_file(&file).unwrap();
+    }
+    let input: web_sys::HtmlInputElement = find(root, "#file-input").unchecked_into();
+    input.set_files(transfer.files().as_ref());
+    fire(&input, "change");
+}
+
+/// Waits (up to `seconds`) until `done` holds, checking every 10 ms.
+pub async fn wait_until(seconds: u32, mut done: impl FnMut() -> bool) -> bool {
+    for _ in 0..seconds * 100 {
+        if done() {
+            return true;
+        }
+        sleep(10).await;
+    }
+    done()
+}
+
+/// Replaces `URL.createObjectURL` and `HTMLAnchorElement.click` for the length of
+/// a test, so a download is captured instead of started.
+pub struct CapturedDownloads;
+
+impl CapturedDownloads {
+    pub fn start() -> Self {
+        let install = js_sys::Function::new_no_args(
+            r#"
+            const saved = { create: URL.createObjectURL, click: HTMLAnchorElement.prototype.click };
+            globalThis.__downloads = [];
+            URL.createObjectURL = (blob) => {
+                globalThis.__downloads.push({ blob });
+                return "blob:captured-" + globalThis.__downloads.length;
+            };
+            HTMLAnchorElement.prototype.click = function () {
+                const last = globalThis.__downloads[globalThis.__downloads.length - 1];
+                last.name = this.download;
+                last.href = this.href;
+            };
+            globalThis.__restoreDownloads = () => {
+                URL.createObjectURL = saved.create;
+                HTMLAnchorElement.prototype.click = saved.click;
+            };
+            "#,
+        );
+        install.call0(&wasm_bindgen::JsValue::NULL).unwrap();
+        CapturedDownloads
+    }
+
+    /// (file name, MIME type, text) of the `n`th download.
+    pub async fn get(&self, n: u32) -> (String, String, String) {
+        let global = js_sys::global();
+        let all = js_sys::Reflect::get(&global, &"__downloads".into()).unwrap();
+        let entry = js_sys::Reflect::get(&all, &n.into()).unwrap();
+        let name = js_sys::Reflect::get(&entry, &"name".into()).unwrap();
+        let blob: web_sys::Blob = js_sys::Reflect::get(&entry, &"blob".into())
+            .unwrap()
+            .unchecked_into();
+        let text = wasm_bindgen_futures::JsFuture::from(blob.text())
+            .await
+            .unwrap();
+        (
+            name.as_string().unwrap_or_default(),
+            blob.type_(),
+            text.as_string().unwrap_or_default(),
+        )
+    }
+}
+
+impl Drop for CapturedDownloads {
+    fn drop(&mut self) {
+        let restore = js_sys::Reflect::get(&js_sys::global(), &"__restoreDownloads".into())
+            .unwrap()
+            .unchecked_into::<js_sys::Function>();
+        let _ = restore.call0(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
+// Timing helpers of the browser benchmarks.
+
+pub fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+pub fn summary(values: &[f64]) -> String {
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(0.0, f64::max);
+    format!(
+        "median {:.1} ms (min {:.1}, max {:.1}, n={})",
+        median(values.to_vec()),
+        min,
+        max,
+        values.len()
+    )
 }

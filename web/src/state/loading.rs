@@ -1,0 +1,83 @@
+//! A file being read in slices: what the progress bar shows, and how a load is cancelled.
+
+use super::AppState;
+use leptos::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Bytes read and parsed per slice. One MB of JSON Lines parses in about 15-25 ms
+/// in this page (docs/performance.md), inside the 50 ms a task may take.
+pub const SLICE_BYTES: usize = 1 << 20;
+
+/// The largest file the page reads. Past it the parsed batch and its analysis no
+/// longer fit in the 4 GiB a wasm32 page can address (docs/decisions.md has the
+/// measurement); the command line streams such a file natively.
+pub const LARGEST_FILE: u64 = 1 << 30;
+
+static SLICE: AtomicUsize = AtomicUsize::new(SLICE_BYTES);
+
+/// The slice size of the loads that start after this call (tests use a few bytes,
+/// so that lines are split at every offset).
+#[doc(hidden)]
+pub fn set_slice_bytes(bytes: usize) {
+    SLICE.store(bytes.max(1), Ordering::Relaxed);
+}
+
+pub(crate) fn slice_bytes() -> usize {
+    SLICE.load(Ordering::Relaxed)
+}
+
+/// Where the current load is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadProgress {
+    /// The file being read.
+    pub file: String,
+    /// Files of the same pick or drop still waiting after this one.
+    pub files_after: usize,
+    pub size: u64,
+    pub bytes_read: u64,
+    pub traces: usize,
+    /// When this file's reading started (`Date.now()`, ms).
+    pub started_ms: f64,
+    pub now_ms: f64,
+}
+
+impl LoadProgress {
+    /// The time left at the speed so far; `None` until a first slice is in.
+    pub fn remaining_seconds(&self) -> Option<f64> {
+        let elapsed = self.now_ms - self.started_ms;
+        (self.bytes_read > 0 && elapsed > 0.0).then(|| {
+            let left = self.size.saturating_sub(self.bytes_read) as f64;
+            left / self.bytes_read as f64 * elapsed / 1000.0
+        })
+    }
+}
+
+/// The message for a file too large for this page, before any of it is read.
+pub(crate) fn too_large(name: &str, size: u64) -> String {
+    format!(
+        "{name} is {:.0} MB, more than this page can hold ({:.0} MB): analyse it with \
+         `ragtrace analyze {name}`, which streams files of any size.",
+        size as f64 / 1e6,
+        LARGEST_FILE as f64 / 1e6
+    )
+}
+
+impl AppState {
+    /// Starts a load: any load still running is cancelled. Returns its ticket.
+    pub(crate) fn begin_load(&self) -> u64 {
+        let ticket = self.load_ticket.get_value() + 1;
+        self.load_ticket.set_value(ticket);
+        ticket
+    }
+
+    /// False once the load with this ticket was cancelled or replaced.
+    pub(crate) fn load_is_current(&self, ticket: u64) -> bool {
+        self.load_ticket.get_value() == ticket
+    }
+
+    /// Stops the current load; the documents loaded before it stay as they were.
+    pub fn cancel_load(&self) {
+        self.begin_load();
+        self.loading.set(None);
+    }
+}

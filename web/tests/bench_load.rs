@@ -1,0 +1,235 @@
+//! Browser benchmark: a large JSON Lines file loaded through the streamed path.
+//! Prints figures; asserts no timings.
+//!
+//! Run with `bash scripts/bench.sh browser` (compiled as the site is). Prints, for
+//! one file of about 400 MB (the generated 10,000-trace batch as JSON Lines,
+//! repeated): load -> painted analysis against `JSON.parse` of the same lines in
+//! the same page, the longest long task while reading and the one of the first
+//! analysis, a keystroke in the paste box -> painted frame and a knob -> painted
+//! frame with the batch loaded, and memory against the file's size.
+#![cfg(all(target_arch = "wasm32", feature = "bench"))]
+
+mod common;
+
+use common::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const TRACES: usize = 10_000;
+const CANDIDATES_PER_TRACE: usize = 10;
+/// How many times the generated lines are repeated: 11 x 37.6 MB is about 414 MB.
+const REPEATS: usize = 11;
+const ROUNDS: usize = 11;
+
+fn js(body: &str) -> js_sys::Function {
+    js_sys::Function::new_no_args(body)
+}
+
+/// Starts recording long tasks (over 50 ms) in `globalThis.__longTasks`.
+fn observe_long_tasks() {
+    js(r#"
+        globalThis.__longTasks = [];
+        new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) {
+                globalThis.__longTasks.push([entry.startTime, entry.duration]);
+            }
+        }).observe({ type: "longtask", buffered: false });
+    "#)
+    .call0(&JsValue::NULL)
+    .unwrap();
+}
+
+/// The longest long task that started in `[from, to)`, in ms (0 when none).
+fn longest_task(from: f64, to: f64) -> (f64, usize) {
+    let tasks = js_sys::Reflect::get(&js_sys::global(), &"__longTasks".into()).unwrap();
+    let tasks: js_sys::Array = tasks.unchecked_into();
+    let mut longest: f64 = 0.0;
+    let mut count = 0;
+    for task in tasks.iter() {
+        let task: js_sys::Array = task.unchecked_into();
+        let start = task.get(0).as_f64().unwrap_or(0.0);
+        let duration = task.get(1).as_f64().unwrap_or(0.0);
+        if start >= from && start < to {
+            longest = longest.max(duration);
+            count += 1;
+        }
+    }
+    (longest, count)
+}
+
+fn wasm_memory_bytes() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    let buffer: js_sys::ArrayBuffer = memory.buffer().unchecked_into();
+    buffer.byte_length() as f64
+}
+
+/// `performance.memory.usedJSHeapSize` where the browser has it (Chromium).
+fn js_heap_bytes() -> Option<f64> {
+    let performance = js_sys::Reflect::get(&window(), &"performance".into()).ok()?;
+    let memory = js_sys::Reflect::get(&performance, &"memory".into()).ok()?;
+    js_sys::Reflect::get(&memory, &"usedJSHeapSize".into())
+        .ok()?
+        .as_f64()
+}
+
+#[wasm_bindgen_test]
+async fn a_400_mb_json_lines_file_through_the_streamed_path() {
+    let generated: serde_json::Value = serde_json::from_str(
+        &ragtrace_core::testdata::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7),
+    )
+    .unwrap();
+    let lines: String = generated["traces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|trace| trace.to_string() + "\n")
+        .collect();
+    drop(generated);
+    let size = lines.len() * REPEATS;
+    let traces = TRACES * REPEATS;
+
+    // The file lives in the browser, not in wasm memory: one copy of the lines,
+    // repeated by the Blob.
+    let part = js_sys::Uint8Array::from(lines.as_bytes());
+    let parts = js_sys::Array::new();
+    for _ in 0..REPEATS {
+        parts.push(&part);
+    }
+    let file = web_sys::File::new_with_u8_array_sequence_and_options(
+        &parts,
+        "day.jsonl",
+        &web_sys::FilePropertyBag::new(),
+    )
+    .unwrap();
+
+    // JSON.parse of the same lines, in this page, for reference.
+    let parse_lines = js_sys::Function::new_with_args(
+        "bytes, repeats",
+        r#"
+        const text = new TextDecoder().decode(bytes);
+        const start = performance.now();
+        let parsed = 0;
+        for (let r = 0; r < repeats; r++) {
+            let from = 0;
+            while (from < text.length) {
+                let end = text.indexOf("\n", from);
+                if (end < 0) end = text.length;
+                if (end > from) { JSON.parse(text.slice(from, end)); parsed++; }
+                from = end + 1;
+            }
+        }
+        return [performance.now() - start, parsed];
+        "#,
+    );
+    let result: js_sys::Array = parse_lines
+        .call2(&JsValue::NULL, &part, &JsValue::from(REPEATS as u32))
+        .unwrap()
+        .unchecked_into();
+    let json_parse_ms = result.get(0).as_f64().unwrap();
+    assert_eq!(result.get(1).as_f64().unwrap() as usize, traces);
+    drop(part);
+    drop(lines);
+
+    let (root, _app) = mount_fresh();
+    settle().await;
+    let memory_before = wasm_memory_bytes();
+    observe_long_tasks();
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    transfer.items().add_with_file(&file).unwrap();
+    let input: web_sys::HtmlInputElement = find(&root, "#file-input").unchecked_into();
+    input.set_files(transfer.files().as_ref());
+    let expected_tab = format!("Batch ({traces} traces)");
+    let start = now();
+    fire(&input, "change");
+    let mut read_end = None;
+    let loaded = wait_until(600, || {
+        if read_end.is_none() && root.query_selector("#load-bar").unwrap().is_none() {
+            read_end = Some(now());
+        }
+        text(&root, ".tabs").contains(&expected_tab)
+    })
+    .await;
+    assert!(loaded, "the file did not load: {}", text(&root, ".tabs"));
+    next_frame().await;
+    let load_ms = now() - start;
+    let read_end = read_end.unwrap_or(start + load_ms);
+    let heap = js_heap_bytes();
+    let memory_after = wasm_memory_bytes();
+    sleep(100).await;
+    let (longest_reading, long_reading) = longest_task(start, read_end - 100.0);
+    let (longest_overall, long_overall) = longest_task(start, now());
+
+    // A keystroke in the paste box -> the next painted frame, with the batch loaded.
+    // Keystrokes come faster than the paste pause, as in typing.
+    let mut idle_ms = Vec::new();
+    for _ in 0..ROUNDS {
+        let t = now();
+        next_frame().await;
+        sleep(0).await;
+        idle_ms.push(now() - t);
+    }
+    let mut keystroke_ms = Vec::new();
+    let mut typed = String::new();
+    for i in 0..ROUNDS {
+        typed.push(if i == 0 { '{' } else { 'a' });
+        let t = now();
+        type_into_paste_box(&root, &typed);
+        next_frame().await;
+        sleep(0).await;
+        keystroke_ms.push(now() - t);
+    }
+    type_into_paste_box(&root, "");
+    sleep(300).await;
+    settle().await;
+
+    // A knob -> the next painted frame, at this size.
+    let mut knob_ms = Vec::new();
+    for i in 0..ROUNDS {
+        let value = if i % 2 == 0 { "0.8" } else { "1.1" };
+        let t = now();
+        set_input(&root, "#knob-maxL2Distance", value, "input");
+        next_frame().await;
+        sleep(0).await;
+        knob_ms.push(now() - t);
+    }
+
+    let mb = |bytes: f64| bytes / 1e6;
+    console_log!(
+        "bench: load {:.1} MB of JSON Lines, {traces} traces, {} candidates",
+        mb(size as f64),
+        traces * CANDIDATES_PER_TRACE
+    );
+    console_log!("bench: JSON.parse of the same lines in this page {json_parse_ms:.0} ms");
+    console_log!(
+        "bench: file picked -> painted analysis {load_ms:.0} ms = {:.2}x JSON.parse (reading and parsing {:.0} ms, then the first analysis and paint {:.0} ms)",
+        load_ms / json_parse_ms,
+        read_end - start,
+        start + load_ms - read_end
+    );
+    console_log!(
+        "bench: long tasks while reading: {long_reading}, the longest {longest_reading:.0} ms; over the whole load: {long_overall}, the longest {longest_overall:.0} ms"
+    );
+    console_log!(
+        "bench: wasm memory {:.0} MB before, {:.0} MB after the load = {:.2}x the file (wasm memory never shrinks: this is the peak){}",
+        mb(memory_before),
+        mb(memory_after),
+        memory_after / size as f64,
+        heap.map_or(String::new(), |h| format!("; JS heap {:.0} MB", mb(h)))
+    );
+    console_log!(
+        "bench: no input, the wait for the next painted frame (the floor) {}",
+        summary(&idle_ms)
+    );
+    console_log!(
+        "bench: paste box keystroke -> next painted frame {} = {:.2}x the floor",
+        summary(&keystroke_ms),
+        median(keystroke_ms.clone()) / median(idle_ms.clone())
+    );
+    console_log!(
+        "bench: maxL2Distance slider input -> next painted frame at {} candidates {}",
+        traces * CANDIDATES_PER_TRACE,
+        summary(&knob_ms)
+    );
+}
