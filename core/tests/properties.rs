@@ -167,8 +167,8 @@ proptest! {
         let baseline = analyze(&batch, &baseline_settings, false).unwrap();
         let current = analyze(&batch, &settings, false).unwrap();
         let (b, t) = (&baseline.traces[0], &current.traces[0]);
-        prop_assert_eq!(t.blocks().count(), t.trace.candidates.len());
-        let n = t.trace.candidates.len();
+        prop_assert_eq!(t.blocks().count(), t.trace.candidates().len());
+        let n = t.trace.candidates().len();
         for block in t.blocks() {
             let expected = match block.original_rank {
                 Some(rank) => quality_score(
