@@ -85,7 +85,7 @@ pub struct Candidate {
 /// the per-candidate entries a recompute reads) are read-only outside parsing, so the
 /// derived parts always agree with the candidates:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0616
 /// let batch = ragtrace_core::input::parse_document("t", r#"{"candidates":[{"score":1}]}"#);
 /// let mut trace = ragtrace_core::Trace::clone(&batch.traces[0]);
 /// trace.order = vec![];
