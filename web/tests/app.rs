@@ -23,17 +23,6 @@ fn expected(docs: &[(&str, &str)], settings: &Settings) -> Analysis {
     analyze(&parse_documents(&docs), settings, false).unwrap()
 }
 
-/// The recomputed count of `level` over all traces, as the distribution table shows it.
-fn shown_level_count(root: &web_sys::Element, level: &str) -> usize {
-    text(
-        root,
-        &format!("#distribution-table tr[data-level=\"{level}\"] td[data-scope=\"all\"][data-kind=\"recomputed\"]"),
-    )
-    .trim()
-    .parse()
-    .unwrap()
-}
-
 fn stage_count(root: &web_sys::Element, stage: &str) -> usize {
     text(root, &format!("[data-stage=\"{stage}\"] .stage-count"))
         .trim()

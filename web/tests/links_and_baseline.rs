@@ -23,16 +23,6 @@ fn sample_under(settings: &Settings) -> Analysis {
     analyze(&parse_documents(&docs), settings, false).unwrap()
 }
 
-fn shown_level_count(root: &web_sys::Element, level: &str) -> usize {
-    text(
-        root,
-        &format!("#distribution-table tr[data-level=\"{level}\"] td[data-scope=\"all\"][data-kind=\"recomputed\"]"),
-    )
-    .trim()
-    .parse()
-    .unwrap()
-}
-
 fn knob_value(root: &web_sys::Element, selector: &str) -> String {
     let input: web_sys::HtmlInputElement = find(root, selector).unchecked_into();
     input.value()

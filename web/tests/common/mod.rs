@@ -110,3 +110,14 @@ pub fn click(root: &web_sys::Element, selector: &str) {
     let el: web_sys::HtmlElement = find(root, selector).unchecked_into();
     el.click();
 }
+
+/// The recomputed count of `level` over all traces, as the distribution table shows it.
+pub fn shown_level_count(root: &web_sys::Element, level: &str) -> usize {
+    text(
+        root,
+        &format!("#distribution-table tr[data-level=\"{level}\"] td[data-scope=\"all\"][data-kind=\"recomputed\"]"),
+    )
+    .trim()
+    .parse()
+    .unwrap()
+}
