@@ -48,9 +48,11 @@ for target in "${targets[@]}"; do
   last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
-  corpus=$(find "fuzz/corpus/$target" -type f | wc -l)
+  # The corpus libFuzzer holds at the end (the directory also keeps inputs it has
+  # since replaced by smaller ones).
+  corpus=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' <<<"$last" | cut -d' ' -f2 || true)
   printf 'fuzz %-13s %ss: %s execs, cov %s, ft %s, corpus %s, crashes %s\n' \
-    "$target" "$seconds" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$crashes"
+    "$target" "$seconds" "${execs:-?}" "${cov:-?}" "${ft:-?}" "${corpus:-?}" "$crashes"
   if [ "$crashes" -ne 0 ]; then
     grep -E 'panicked|ERROR|SUMMARY|Test unit written' "$log" | head -5 >&2 || true
   fi
