@@ -29,6 +29,16 @@ with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-u
 step "native tests"
 cargo test --workspace --all-features
 
+step "fuzz smoke (seconds per target)"
+# Only where a nightly toolchain and cargo-fuzz are already there: CI installs
+# neither. The long runs are scripts/fuzz.sh (docs/reliability.md).
+if rustup toolchain list 2>/dev/null | grep -q '^nightly' &&
+  cargo +nightly fuzz --version >/dev/null 2>&1; then
+  bash scripts/fuzz.sh "${RAGTRACE_FUZZ_SECONDS:-5}"
+else
+  echo "skipped: needs a nightly toolchain and cargo-fuzz (cargo install cargo-fuzz)"
+fi
+
 # The runner's defaults (20 s for a whole test file, 5 s for a driver to start)
 # are too tight for a busy 2-core machine: a Firefox run of web/tests/app.rs was
 # cut off once while other builds shared the cores, with every test passing on

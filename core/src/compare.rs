@@ -2,7 +2,9 @@
 //! ones, trace by trace and block by block.
 //!
 //! Both analyses must come from the same parsed batch (same traces in the same
-//! order); traces are matched by position in it, blocks by their candidate.
+//! order); traces are matched by position in it, blocks by their candidate. Each
+//! comparison checks that they do: an analysis holds the parsed traces it read, so
+//! two analyses are of the same batch when they hold the very same traces.
 
 use crate::analysis::Analysis;
 use crate::outcome::Level;
@@ -10,6 +12,33 @@ use crate::pipeline::Status;
 use crate::trace_analysis::TraceAnalysis;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Two analyses (or two analysed traces) that are not of the same parsed batch, so
+/// pairing them by position would compare unrelated traces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DifferentBatches;
+
+impl fmt::Display for DifferentBatches {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "the baseline and the current analysis are of different batches; analyse both from the same parsed batch",
+        )
+    }
+}
+
+impl std::error::Error for DifferentBatches {}
+
+/// Both analyses read the very same parsed traces, in the same order (not merely
+/// equal ones: an analysis shares its batch's traces, so this is a pointer check).
+pub fn same_batch(a: &Analysis, b: &Analysis) -> bool {
+    a.traces.len() == b.traces.len()
+        && a.traces
+            .iter()
+            .zip(&b.traces)
+            .all(|(x, y)| Arc::ptr_eq(&x.trace, &y.trace))
+}
 
 /// A trace whose relevance level differs between the baseline and the current analysis.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -22,9 +51,16 @@ pub struct LevelChange {
     pub current: Level,
 }
 
-/// The traces whose level changed, in batch order.
-pub fn level_changes(baseline: &Analysis, current: &Analysis) -> Vec<LevelChange> {
-    baseline
+/// The traces whose level changed, in batch order; an error when the analyses are
+/// not of the same batch.
+pub fn level_changes(
+    baseline: &Analysis,
+    current: &Analysis,
+) -> Result<Vec<LevelChange>, DifferentBatches> {
+    if !same_batch(baseline, current) {
+        return Err(DifferentBatches);
+    }
+    Ok(baseline
         .traces
         .iter()
         .zip(&current.traces)
@@ -36,7 +72,7 @@ pub fn level_changes(baseline: &Analysis, current: &Analysis) -> Vec<LevelChange
             baseline: b.relevance_level,
             current: c.relevance_level,
         })
-        .collect()
+        .collect())
 }
 
 /// What happened to one block between the baseline and the current analysis.
@@ -57,14 +93,21 @@ pub enum BlockChange {
 }
 
 /// One entry per block of `current`, in its processing order. Blocks are matched by
-/// their candidate, which no setting changes.
-pub fn block_changes(baseline: &TraceAnalysis, current: &TraceAnalysis) -> Vec<BlockChange> {
+/// their candidate, which no setting changes; an error when the two are analyses of
+/// different parsed traces.
+pub fn block_changes(
+    baseline: &TraceAnalysis,
+    current: &TraceAnalysis,
+) -> Result<Vec<BlockChange>, DifferentBatches> {
+    if !Arc::ptr_eq(&baseline.trace, &current.trace) {
+        return Err(DifferentBatches);
+    }
     // The baseline's accepted rank per candidate, read once rather than searched per block.
     let was: HashMap<usize, usize> = baseline
         .accepted_blocks()
         .filter_map(|b| Some((b.candidate.input_index, b.accepted_rank?)))
         .collect();
-    current
+    Ok(current
         .blocks()
         .map(|block| {
             let was = was.get(&block.candidate.input_index).copied();
@@ -83,7 +126,7 @@ pub fn block_changes(baseline: &TraceAnalysis, current: &TraceAnalysis) -> Vec<B
                 _ => BlockChange::Same,
             }
         })
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
@@ -91,7 +134,7 @@ mod tests {
     use super::*;
     use crate::analysis::analyze;
     use crate::config::Settings;
-    use crate::input::parse_document;
+    use crate::input::{parse_document, ParsedBatch};
 
     /// Three documents' blocks; a cap of one per document pushes b2 out and moves c1 up.
     const TRACE: &str = r#"{"requestId":"r","mode":"dense","candidates":[
@@ -99,6 +142,11 @@ mod tests {
         {"evidenceKey":"b1","docId":"b","originalRank":2,"score":0.2},
         {"evidenceKey":"b2","docId":"b","originalRank":3,"score":0.3},
         {"evidenceKey":"c1","docId":"c","originalRank":4,"score":0.4}]}"#;
+
+    thread_local! {
+        /// One parsed batch for every run, as the page keeps one for its analyses.
+        static BATCH: ParsedBatch = parse_document("t", TRACE);
+    }
 
     /// The trace under `returnN` and `maxChunksPerDocument`, or `maxL2Distance`.
     fn run(return_n: usize, cap: usize, max_l2: Option<f64>) -> Analysis {
@@ -108,16 +156,47 @@ mod tests {
             max_l2_distance: max_l2,
             ..Settings::default()
         };
-        match analyze(&parse_document("t", TRACE), &settings, false) {
+        match BATCH.with(|batch| analyze(batch, &settings, false)) {
             Ok(analysis) => analysis,
             Err(err) => panic!("valid settings: {err}"),
         }
     }
 
+    fn blocks(baseline: &TraceAnalysis, current: &TraceAnalysis) -> Vec<BlockChange> {
+        match block_changes(baseline, current) {
+            Ok(changes) => changes,
+            Err(err) => panic!("one batch: {err}"),
+        }
+    }
+
+    fn levels(baseline: &Analysis, current: &Analysis) -> Vec<LevelChange> {
+        match level_changes(baseline, current) {
+            Ok(changes) => changes,
+            Err(err) => panic!("one batch: {err}"),
+        }
+    }
+
+    /// Equal text parsed twice is two batches: nothing is paired across them.
+    #[test]
+    fn analyses_of_different_batches_are_not_compared() {
+        let other = parse_document("t", TRACE);
+        let Ok(elsewhere) = analyze(&other, &Settings::default(), false) else {
+            panic!("default settings are valid");
+        };
+        let here = run(5, 2, None);
+        assert!(!same_batch(&here, &elsewhere));
+        assert_eq!(level_changes(&here, &elsewhere), Err(DifferentBatches));
+        assert_eq!(
+            block_changes(&here.traces[0], &elsewhere.traces[0]),
+            Err(DifferentBatches)
+        );
+        assert!(same_batch(&here, &run(1, 1, Some(0.2))));
+    }
+
     #[test]
     fn blocks_enter_and_leave() {
         // Cap 2, returnN 3: a1, b1, b2 accepted; cap 1: b2 capped, c1 takes rank 3.
-        let changes = block_changes(&run(3, 2, None).traces[0], &run(3, 1, None).traces[0]);
+        let changes = blocks(&run(3, 2, None).traces[0], &run(3, 1, None).traces[0]);
         assert_eq!(
             changes,
             [
@@ -128,14 +207,14 @@ mod tests {
             ]
         );
         // Baseline accepts a1, b1, b2, c1 (ranks 1-4); now only a1, b1.
-        let changes = block_changes(&run(4, 2, None).traces[0], &run(2, 1, None).traces[0]);
+        let changes = blocks(&run(4, 2, None).traces[0], &run(2, 1, None).traces[0]);
         assert_eq!(changes[2], BlockChange::Left { was_rank: 3 });
         assert_eq!(changes[3], BlockChange::Left { was_rank: 4 });
     }
 
     #[test]
     fn a_block_moves_when_an_earlier_one_leaves() {
-        let changes = block_changes(&run(4, 2, None).traces[0], &run(4, 1, None).traces[0]);
+        let changes = blocks(&run(4, 2, None).traces[0], &run(4, 1, None).traces[0]);
         assert_eq!(
             changes[3],
             BlockChange::Moved {
@@ -148,8 +227,8 @@ mod tests {
     #[test]
     fn level_changes_name_the_trace_and_both_levels() {
         let (strict, loose) = (run(5, 2, Some(0.15)), run(5, 2, Some(5.0)));
-        assert!(level_changes(&strict, &strict).is_empty());
-        let changes = level_changes(&strict, &loose);
+        assert!(levels(&strict, &strict).is_empty());
+        let changes = levels(&strict, &loose);
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].index, 0);
         assert_eq!(changes[0].name, "r");

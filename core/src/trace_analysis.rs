@@ -173,9 +173,9 @@ impl TraceAnalysis {
     }
 
     fn block_of(&self, d: &Decided) -> Option<Block<'_>> {
-        let candidate = self.trace.candidates.get(d.index)?;
+        let candidate = self.trace.candidates().get(d.index)?;
         let hot = Hot::of(d.index, candidate);
-        let basis = quality_of(&hot, self.trace.candidates.len(), &self.config).basis;
+        let basis = quality_of(&hot, self.trace.candidates().len(), &self.config).basis;
         Some(Block {
             candidate,
             original_rank: hot.rank(),
@@ -422,8 +422,6 @@ fn trace_config(
 pub(crate) struct Scratch {
     /// Blocks held per docId slot (the per-document cap).
     per_doc: Vec<usize>,
-    /// Hot entries rebuilt for a trace whose `order` changed after parsing (rare).
-    hot: Vec<Hot>,
 }
 
 /// A candidate's quality from its hot entry; `n` is the trace's candidate count.
@@ -446,16 +444,15 @@ pub(crate) fn analyze_trace(
 ) -> TraceAnalysis {
     let (config, used_trace_options, options_diagnostic) = trace_config(trace, settings, global);
 
-    let n = trace.candidates.len();
+    let n = trace.candidates().len();
     let mut stages = Stages {
         candidates: n,
         ..Stages::default()
     };
     let mut top_quality: Option<f64> = None;
     let mut gate_inert = false;
-    let mut decided = Vec::with_capacity(trace.order.len());
-    let Scratch { per_doc, hot } = scratch;
-    decide_hot(trace, &config, per_doc, hot, |h, decision| {
+    let mut decided = Vec::with_capacity(trace.order().len());
+    decide_hot(trace, &config, &mut scratch.per_doc, |h, decision| {
         let q = quality_of(h, n, &config);
         match decision.status {
             Status::Accepted => {
@@ -492,7 +489,7 @@ pub(crate) fn analyze_trace(
         let recomputed: Vec<Arc<str>> = decided
             .iter()
             .filter(|d| d.status == Status::Accepted)
-            .filter_map(|d| trace.candidates.get(d.index))
+            .filter_map(|d| trace.candidates().get(d.index))
             .map(|c| c.evidence_key.clone())
             .collect();
         let missing = recorded

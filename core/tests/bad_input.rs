@@ -65,7 +65,7 @@ fn wrong_types_are_located_and_treated_as_absent() {
     assert!(wrong.contains(&"/traces/1/candidates/0/excerpt".to_string()));
     assert!(wrong.contains(&"/traces/1/candidates/0/hit_reasons/1".to_string()));
     assert!(wrong.contains(&"/traces/1/candidates/0/chunkIndex".to_string()));
-    let c = &batch.traces[1].candidates[0];
+    let c = &batch.traces[1].candidates()[0];
     assert_eq!(c.score, None);
     assert_eq!(&*c.doc_id, "7"); // an integer id is its decimal text
     assert_eq!(c.excerpt, None);
@@ -149,7 +149,11 @@ fn invalid_ranks_are_invalid_candidates_listed_last() {
         {"evidenceKey": "nul", "originalRank": null}
     ]}"#;
     let batch = parse_document("ranks.json", text);
-    let ranks: Vec<&Rank> = batch.traces[0].candidates.iter().map(|c| &c.rank).collect();
+    let ranks: Vec<&Rank> = batch.traces[0]
+        .candidates()
+        .iter()
+        .map(|c| &c.rank)
+        .collect();
     assert!(matches!(ranks[3], Rank::Invalid(t) if &**t == "2.0"));
     assert!(matches!(ranks[4], Rank::Invalid(t) if &**t == "\"2\""));
     assert_eq!(*ranks[7], Rank::Position(8));
@@ -252,9 +256,9 @@ fn bom_snake_case_aliases_and_explicit_kind() {
     assert!(batch.errors.is_empty(), "{:?}", batch.errors);
     let t = &batch.traces[0];
     assert_eq!(t.kind, ragtrace_core::input::TraceKind::LookupResult);
-    assert_eq!(t.candidates.len(), 1);
-    assert_eq!(&*t.candidates[0].evidence_key, "d#3");
-    assert_eq!(t.candidates[0].excerpt.as_deref(), Some("hello"));
+    assert_eq!(t.candidates().len(), 1);
+    assert_eq!(&*t.candidates()[0].evidence_key, "d#3");
+    assert_eq!(t.candidates()[0].excerpt.as_deref(), Some("hello"));
     // The explicit kind wins: `candidates` is ignored, with a warning.
     assert!(t
         .diagnostics

@@ -167,8 +167,8 @@ proptest! {
         let baseline = analyze(&batch, &baseline_settings, false).unwrap();
         let current = analyze(&batch, &settings, false).unwrap();
         let (b, t) = (&baseline.traces[0], &current.traces[0]);
-        prop_assert_eq!(t.blocks().count(), t.trace.candidates.len());
-        let n = t.trace.candidates.len();
+        prop_assert_eq!(t.blocks().count(), t.trace.candidates().len());
+        let n = t.trace.candidates().len();
         for block in t.blocks() {
             let expected = match block.original_rank {
                 Some(rank) => quality_score(
@@ -183,7 +183,7 @@ proptest! {
             };
             prop_assert_eq!(block.quality_score.to_bits(), expected.to_bits());
         }
-        prop_assert!(compare::block_changes(t, t).iter().all(|c| *c == BlockChange::Same));
+        prop_assert!(compare::block_changes(t, t).unwrap().iter().all(|c| *c == BlockChange::Same));
 
         let accepted_rank = |a: &ragtrace_core::TraceAnalysis| -> HashMap<usize, usize> {
             a.accepted_blocks()
@@ -191,7 +191,7 @@ proptest! {
                 .collect()
         };
         let (was, now) = (accepted_rank(b), accepted_rank(t));
-        let changes = compare::block_changes(b, t);
+        let changes = compare::block_changes(b, t).unwrap();
         prop_assert_eq!(changes.len(), t.blocks().count());
         for (block, change) in t.blocks().zip(changes) {
             let i = block.input_index;
@@ -204,6 +204,6 @@ proptest! {
             prop_assert_eq!(change, expected);
         }
         let level_changed = b.relevance_level != t.relevance_level;
-        prop_assert_eq!(compare::level_changes(&baseline, &current).len(), usize::from(level_changed));
+        prop_assert_eq!(compare::level_changes(&baseline, &current).unwrap().len(), usize::from(level_changed));
     }
 }

@@ -250,7 +250,13 @@ mod tests {
     use super::*;
     use crate::config::Settings;
 
-    /// The counting-array summary against the direct definition (one `String` key per trace).
+    fn counts<K: Ord>(pairs: impl IntoIterator<Item = (K, usize)>) -> BTreeMap<K, usize> {
+        pairs.into_iter().collect()
+    }
+
+    /// The counts, against values worked out by hand from the six traces: the dense
+    /// qualities are 1 - d (0.9 and 0.1), a single hybrid hit has rank quality 1, an
+    /// empty trace has no level, and an unknown mode gives quality 0.
     #[test]
     fn summary_counts_match_the_definition() {
         let text = [
@@ -267,29 +273,60 @@ mod tests {
         let Ok(analysis) = analysis else {
             panic!("default settings are valid");
         };
-        let mut recorded = BTreeMap::new();
-        let mut transitions = BTreeMap::new();
-        let mut levels = BTreeMap::new();
-        for t in &analysis.traces {
-            *levels.entry(t.relevance_level).or_insert(0) += 1;
-            if let Some(r) = t.trace.recorded_relevance_level.as_deref() {
-                let r = normalise_level(r);
-                *transitions
-                    .entry(format!("{r}->{}", t.relevance_level.as_str()))
-                    .or_insert(0) += 1;
-                *recorded.entry(r).or_insert(0) += 1;
-            }
-        }
-        assert_eq!(analysis.summary.all.traces, 6);
-        assert_eq!(analysis.summary.all.levels, levels);
-        assert_eq!(analysis.summary.all.recorded_levels, recorded);
-        assert_eq!(analysis.summary.all.transitions, transitions);
-        assert_eq!(analysis.summary.all.recorded_levels.get("WEIRD"), Some(&2));
-        assert_eq!(analysis.summary.by_mode.hybrid.recorded_levels.len(), 1);
-        assert_eq!(analysis.summary.by_mode.dense.traces, 2);
+        let levels = counts([
+            (Level::Precise, 2),
+            (Level::LowRelevance, 3),
+            (Level::NoMatch, 1),
+        ]);
+        let recorded = counts([
+            ("HIGHLY_RELEVANT".to_owned(), 1),
+            ("NO_MATCH".to_owned(), 1),
+            ("PRéCISE".to_owned(), 1),
+            ("WEIRD".to_owned(), 2),
+        ]);
+        let transitions = counts([
+            ("HIGHLY_RELEVANT->PRECISE".to_owned(), 1),
+            ("NO_MATCH->LOW_RELEVANCE".to_owned(), 1),
+            ("PRéCISE->LOW_RELEVANCE".to_owned(), 1),
+            ("WEIRD->NO_MATCH".to_owned(), 1),
+            ("WEIRD->PRECISE".to_owned(), 1),
+        ]);
+        let all = &analysis.summary.all;
+        assert_eq!(all.traces, 6);
+        assert_eq!(all.levels, levels);
+        assert_eq!(all.recorded_levels, recorded);
+        assert_eq!(all.transitions, transitions);
+        assert_eq!((all.low_quality, all.level_differs), (4, 5));
+        assert_eq!(all.retry_unfiltered, 0);
+        let dense = &analysis.summary.by_mode.dense;
+        assert_eq!(dense.traces, 2);
+        assert_eq!(
+            dense.levels,
+            counts([(Level::Precise, 1), (Level::LowRelevance, 1)])
+        );
+        assert_eq!(
+            dense.recorded_levels,
+            counts([
+                ("HIGHLY_RELEVANT".to_owned(), 1),
+                ("NO_MATCH".to_owned(), 1)
+            ])
+        );
+        let hybrid = &analysis.summary.by_mode.hybrid;
+        assert_eq!(hybrid.traces, 2);
+        assert_eq!(
+            hybrid.levels,
+            counts([(Level::Precise, 1), (Level::NoMatch, 1)])
+        );
+        assert_eq!(hybrid.recorded_levels, counts([("WEIRD".to_owned(), 2)]));
+        assert_eq!(
+            hybrid.transitions,
+            counts([
+                ("WEIRD->NO_MATCH".to_owned(), 1),
+                ("WEIRD->PRECISE".to_owned(), 1)
+            ])
+        );
 
         // The accessors a distribution table and a transition matrix read.
-        let all = &analysis.summary.all;
         assert_eq!(all.distribution_keys().len(), 5 + 2); // WEIRD and PRéCISE
         assert_eq!(all.distribution_keys()[5], "PRéCISE"); // ASCII-only uppercasing
         for key in all.distribution_keys() {

@@ -57,7 +57,7 @@ use serde::de::DeserializeSeed;
 use serde_json::Value;
 use visitors::TopSeed;
 
-pub(crate) use model::{hot_of, Hot};
+pub(crate) use model::Hot;
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
 pub use stream::{parse_document_bytes, DocumentReader};
 

@@ -80,6 +80,22 @@ pub struct Candidate {
 }
 
 /// One retrieval request, ready to analyse under any configuration.
+///
+/// The candidates and everything derived from them (their order, the docId count and
+/// the per-candidate entries a recompute reads) are read-only outside parsing, so the
+/// derived parts always agree with the candidates:
+///
+/// ```compile_fail,E0616
+/// let batch = ragtrace_core::input::parse_document("t", r#"{"candidates":[{"score":1}]}"#);
+/// let mut trace = ragtrace_core::Trace::clone(&batch.traces[0]);
+/// trace.order = vec![];
+/// ```
+///
+/// ```
+/// let batch = ragtrace_core::input::parse_document("t", r#"{"candidates":[{"score":1}]}"#);
+/// let trace = ragtrace_core::Trace::clone(&batch.traces[0]);
+/// assert_eq!(trace.order(), [0]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Trace {
     pub kind: TraceKind,
@@ -108,7 +124,7 @@ pub struct Trace {
     pub recorded_top_similarity: Option<f64>,
     pub recorded_low_quality: Option<bool>,
     /// Every analysis's blocks borrow these, so a recompute copies no candidate data.
-    pub candidates: Vec<Candidate>,
+    pub(in crate::input) candidates: Vec<Candidate>,
     /// Effective evidenceKeys of a LookupResult's `evidence` when an embedded trace was analysed.
     pub recorded_evidence: Option<Vec<Arc<str>>>,
     /// `n` is the length of a LookupResult's capped evidence list, not the service's batch size.
@@ -121,17 +137,38 @@ pub struct Trace {
     /// Section 3.1, keyed by trimmed lowercased label.
     pub legacy_labels: Arc<BTreeMap<String, usize>>,
     /// Candidate indices in the order of section 3.3: valid sorted, then invalid in input order.
-    pub order: Vec<usize>,
+    pub(in crate::input) order: Vec<usize>,
     /// Number of distinct docIds.
-    pub doc_count: usize,
+    pub(in crate::input) doc_count: usize,
     pub legacy: Option<LegacySummary>,
     /// What a recompute reads of each candidate, in `order`: one contiguous array of
     /// small `Copy` entries, so the per-settings loop reads neither the candidates
     /// (about 350 bytes each) nor `order` for rank, docId slot, duplicate, label and
-    /// scores. Derived from `candidates` and `order` at parse time; crate-private so only
-    /// this module fills it, and the analysis rebuilds it when a caller has changed
-    /// `order` since (see [`hot_of`]).
-    pub(crate) hot: Vec<Hot>,
+    /// scores. Derived from `candidates` and `order` at parse time, which no one can
+    /// change afterwards.
+    pub(in crate::input) hot: Vec<Hot>,
+}
+
+impl Trace {
+    /// The candidates as read, in input order.
+    pub fn candidates(&self) -> &[Candidate] {
+        &self.candidates
+    }
+
+    /// Candidate indices in the order of section 3.3: valid sorted, then invalid in input order.
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// Number of distinct docIds.
+    pub fn doc_count(&self) -> usize {
+        self.doc_count
+    }
+
+    /// What a recompute reads of each candidate, in [`Trace::order`].
+    pub(crate) fn hot(&self) -> &[Hot] {
+        &self.hot
+    }
 }
 
 /// The per-candidate facts a recompute needs (see [`Trace::hot`]), 48 bytes.

@@ -465,7 +465,7 @@ fn number_pair<'t>(
         let slots = slots(t);
         doc_ids.resize(start + slots, u32::MAX);
         key_ids.resize(start + slots, u32::MAX);
-        for c in &t.candidates {
+        for c in t.candidates() {
             let next = docs.len() as u32;
             doc_ids[start + c.input_index] = *docs.entry(&c.doc_id).or_insert(next);
             let next = keys.len() as u32;
@@ -531,7 +531,7 @@ pub fn pair_runs(a: &[Arc<Trace>], b: &[Arc<Trace>]) -> Pairing {
 
 /// The entries a trace's candidates take in the numbering: one per `inputIndex`.
 fn slots(t: &Trace) -> usize {
-    t.candidates
+    t.candidates()
         .iter()
         .map(|c| c.input_index + 1)
         .max()

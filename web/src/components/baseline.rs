@@ -70,6 +70,8 @@ pub(crate) fn BaselineComparison() -> impl IntoView {
         let current = state.analysis.get()?;
         Some(baseline.map(|b| (b, current)))
     });
+    // `baseline_analysis` follows the batch of `analysis`; while a new batch is on its
+    // way the two can briefly differ, and then nothing is compared.
     move || {
         let result = pair.get()?;
         Some(match result {
@@ -81,9 +83,9 @@ pub(crate) fn BaselineComparison() -> impl IntoView {
             }
             .into_any(),
             Ok((baseline, current)) => {
+                let changed = level_changes(&baseline, &current).ok()?;
                 let before = baseline.summary.scopes();
                 let after = current.summary.scopes();
-                let changed = level_changes(&baseline, &current);
                 let total = changed.len();
                 let header = before
                     .iter()

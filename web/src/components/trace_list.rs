@@ -5,6 +5,7 @@
 use crate::format::{self, level_class, LEVELS};
 use crate::state::{AppState, ListControls, ModeFilter, Shared, Sort, SortKey, View};
 use leptos::prelude::*;
+use ragtrace_core::compare::same_batch;
 use ragtrace_core::{Analysis, Level, TraceAnalysis};
 use std::cmp::Ordering;
 
@@ -144,7 +145,8 @@ pub fn TraceList() -> impl IntoView {
         let Some(analysis) = state.analysis.get() else {
             return Shared::new(Vec::new());
         };
-        let baseline = baseline.get();
+        // A baseline of another batch pairs unrelated traces: it is left out.
+        let baseline = baseline.get().filter(|b| same_batch(b, &analysis));
         let rows = state
             .list
             .with(|controls| visible_rows(&analysis, baseline.as_deref(), controls));

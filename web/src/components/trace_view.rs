@@ -36,8 +36,11 @@ pub(crate) fn TraceView(index: usize) -> impl IntoView {
             .get()
             .and_then(Result::ok)
             .and_then(|b| b.traces.get(index).cloned());
-        let changes = baseline.as_ref().map(|b| block_changes(b, &trace));
-        let baseline_level = baseline.as_ref().map(|b| b.relevance_level.as_str());
+        // Only a baseline of the very same parsed trace is compared.
+        let compared =
+            baseline.and_then(|b| block_changes(&b, &trace).ok().map(|changes| (b, changes)));
+        let baseline_level = compared.as_ref().map(|(b, _)| b.relevance_level.as_str());
+        let changes = compared.map(|(_, changes)| changes);
         let total = count();
         view! {
             <article class="trace-view" aria-labelledby="trace-title">

@@ -1,22 +1,23 @@
 //! The URL hash codec: the view as `key=value&...` text and back. Pure functions,
-//! so they are tested without a browser.
+//! so they are tested without a browser. The text itself (percent coding, the parts,
+//! the settings in it) is the core's `config::link`; this adds the page's own words.
 
 use crate::state::{ListControls, ModeFilter, Sort, SortKey, View};
-use ragtrace_core::{Level, Settings};
-
-/// The keys a [`Settings`] overrides, as `key=value` text the core's
-/// [`Settings::set`] reads back.
-fn settings_pairs(settings: &Settings) -> impl Iterator<Item = (&'static str, String)> + '_ {
-    settings
-        .overrides()
-        .map(|(key, value)| (key.name(), value.to_string()))
-}
+#[cfg(feature = "compare-tab")]
+pub(crate) use ragtrace_core::config::link::encode_component as encode;
+use ragtrace_core::config::link::{encode_settings, pairs, settings_from_pairs};
+use ragtrace_core::{ConfigError, Level, Settings};
 
 /// Everything the hash can say; absent parts keep their defaults.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct HashState {
+    /// The link's settings (`None` when it has none): its valid keys only.
     pub settings: Option<Settings>,
+    /// The pinned baseline's settings (`pin=1` or `pin.` keys): valid keys only.
     pub baseline: Option<Settings>,
+    /// The settings the link held that were left out, with why (baseline keys
+    /// named with their `pin.` prefix).
+    pub ignored: Vec<ConfigError>,
     pub view: Option<View>,
     pub list: ListControls,
     /// The Compare tab's `cmp.` parts (key without the prefix, decoded value).
@@ -67,12 +68,20 @@ pub(crate) fn encode_hash(
     view: View,
     list: &ListControls,
 ) -> String {
-    let mut parts: Vec<String> = settings_pairs(settings)
-        .map(|(k, v)| format!("{k}={}", encode(&v)))
-        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    let settings = encode_settings(settings);
+    if !settings.is_empty() {
+        parts.push(settings);
+    }
     if let Some(baseline) = baseline {
         parts.push("pin=1".to_owned());
-        parts.extend(settings_pairs(baseline).map(|(k, v)| format!("pin.{k}={}", encode(&v))));
+        let pinned = encode_settings(baseline);
+        parts.extend(
+            pinned
+                .split('&')
+                .filter(|p| !p.is_empty())
+                .map(|p| format!("pin.{p}")),
+        );
     }
     match view {
         View::Auto => {}
@@ -97,24 +106,22 @@ pub(crate) fn encode_hash(
     parts.join("&")
 }
 
-/// Reads a hash written by [`encode_hash`]; anything unreadable is ignored, so
-/// a hand-edited or outdated link still opens.
+/// Reads a hash written by [`encode_hash`]; anything unreadable is ignored, so a
+/// hand-edited or outdated link still opens. Settings it holds that are invalid are
+/// left at their defaults and listed in `ignored`.
 pub(crate) fn decode_hash(hash: &str) -> HashState {
-    let hash = hash.strip_prefix('#').unwrap_or(hash);
     let mut state = HashState::default();
-    let mut settings = Settings::default();
-    let mut any_setting = false;
-    let mut baseline = Settings::default();
+    let mut settings: Vec<(&str, String)> = Vec::new();
+    let mut baseline: Vec<(&str, String)> = Vec::new();
     let mut pinned = false;
-    for part in hash.split('&').filter(|p| !p.is_empty()) {
-        let (key, value) = part.split_once('=').unwrap_or((part, ""));
-        let value = decode(value);
+    for (key, value) in pairs(hash) {
         if let Some(key) = key.strip_prefix("cmp.") {
             state.compare.push((key.to_owned(), value));
             continue;
         }
         if let Some(key) = key.strip_prefix("pin.") {
-            pinned |= baseline.set(key, &value).is_ok();
+            pinned = true;
+            baseline.push((key, value));
             continue;
         }
         match key {
@@ -127,6 +134,8 @@ pub(crate) fn decode_hash(hash: &str) -> HashState {
             "view" if value == "batch" => state.view = Some(View::Batch),
             "view" if value == "golden" => state.view = Some(View::Golden),
             "view" if value == "compare" => state.view = Some(View::Compare),
+            // A view this page does not know (a newer link): the default view.
+            "view" => {}
             "level" => state.list.level = Level::parse(&value),
             "mode" => {
                 state.list.mode = match value.as_str() {
@@ -146,72 +155,25 @@ pub(crate) fn decode_hash(hash: &str) -> HashState {
                     };
                 }
             }
-            _ => any_setting |= settings.set(key, &value).is_ok(),
+            _ => settings.push((key, value)),
         }
     }
-    if any_setting {
-        state.settings = Some(settings);
+    let read =
+        |parts: &[(&str, String)]| settings_from_pairs(parts.iter().map(|(k, v)| (*k, v.as_str())));
+    if !settings.is_empty() {
+        let (valid, ignored) = read(&settings);
+        state.settings = Some(valid);
+        state.ignored.extend(ignored);
     }
     if pinned {
-        state.baseline = Some(baseline);
+        let (valid, ignored) = read(&baseline);
+        state.baseline = Some(valid);
+        state.ignored.extend(ignored.into_iter().map(|mut error| {
+            error.key = error.key.map(|key| format!("pin.{key}"));
+            error
+        }));
     }
     state
-}
-
-/// Percent-encodes everything but unreserved characters (values are numbers
-/// and names, so this rarely changes anything; it keeps `&`, `=` and `#` out).
-pub(crate) fn encode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for byte in value.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
-
-fn decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Settings in the same `key=value&...` form as the hash.
-pub(super) fn encode_settings(settings: &Settings) -> String {
-    settings_pairs(settings)
-        .map(|(k, v)| format!("{k}={}", encode(&v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-pub(super) fn decode_settings(text: &str) -> Settings {
-    let mut settings = Settings::default();
-    for part in text.split('&').filter(|p| !p.is_empty()) {
-        if let Some((key, value)) = part.split_once('=') {
-            // An unreadable saved key is dropped rather than blocking the page.
-            let _ = settings.set(key, &decode(value));
-        }
-    }
-    settings
 }
 
 #[cfg(test)]
@@ -252,10 +214,29 @@ mod tests {
     #[test]
     fn an_unreadable_hash_opens_with_defaults() {
         let back = decode_hash("#returnN=zero&trace=0&sort=nope&%%");
-        assert_eq!(back.settings, None);
+        assert_eq!(back.settings, Some(Settings::default()));
+        assert_eq!(back.ignored.len(), 2, "{:?}", back.ignored);
         assert_eq!(back.view, None);
         assert_eq!(back.list, ListControls::default());
-        assert_eq!(decode("a%20b%2"), "a b%2");
-        assert_eq!(encode("a&b=c"), "a%26b%3Dc");
+        assert_eq!(decode_hash("#trace=0&view=nope").settings, None);
+    }
+
+    #[test]
+    fn invalid_settings_of_a_link_are_named_and_left_at_their_defaults() {
+        let back = decode_hash("#maxL2Distance=-1&returnN=0&maxChunksPerDocument=1&pin.returnN=0");
+        assert_eq!(
+            back.settings,
+            Some(Settings {
+                max_chunks_per_document: Some(1),
+                ..Settings::default()
+            })
+        );
+        assert_eq!(back.baseline, Some(Settings::default()));
+        let keys: Vec<_> = back
+            .ignored
+            .iter()
+            .filter_map(|e| e.key.as_deref())
+            .collect();
+        assert_eq!(keys, ["returnN", "maxL2Distance", "pin.returnN"]);
     }
 }

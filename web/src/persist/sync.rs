@@ -1,7 +1,7 @@
 //! The page's state in step with the hash and the storage: restored at start, saved
 //! as it changes, and following a hash the user edits by hand.
 
-use super::hash::{decode_hash, decode_settings, encode_hash, encode_settings, HashState};
+use super::hash::{decode_hash, encode_hash, HashState};
 use super::storage::{
     save, save_within_limit, storage, StoredCases, StoredDocument, CASES_KEY, DOCUMENTS_KEY,
     PASTE_KEY, SETTINGS_KEY, TOO_LARGE,
@@ -12,6 +12,7 @@ use crate::state::compare::CompareState;
 use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::state::{opening_document, AppState, Document, Origin, View};
 use leptos::prelude::*;
+use ragtrace_core::config::link::{encode_settings, settings_from_text};
 use ragtrace_core::Settings;
 use std::sync::Arc;
 
@@ -68,7 +69,8 @@ pub(crate) fn restore() -> Restored {
     let settings = match &hash.settings {
         Some(settings) => settings.clone(),
         None => get(SETTINGS_KEY)
-            .map(|s| decode_settings(&s))
+            // A saved key that is no longer valid is dropped rather than blocking the page.
+            .map(|s| settings_from_text(&s).0)
             .unwrap_or_default(),
     };
     Restored {
@@ -209,6 +211,9 @@ pub(crate) fn keep_cases_in_sync(state: AppState, golden: GoldenState) {
 
 /// Applies a decoded hash to the state (at start and when the user edits it).
 pub(crate) fn apply_hash(state: AppState, hash: HashState) {
+    if !hash.ignored.is_empty() {
+        state.notice.set(Some(ignored_notice(&hash.ignored)));
+    }
     if let Some(settings) = hash.settings {
         if state.settings.with_untracked(|s| *s != settings) {
             state.settings.set(settings);
@@ -224,6 +229,20 @@ pub(crate) fn apply_hash(state: AppState, hash: HashState) {
     if state.list.get_untracked() != hash.list {
         state.list.set(hash.list);
     }
+}
+
+/// Which settings of a link were left out and why, as one line.
+fn ignored_notice(ignored: &[ragtrace_core::ConfigError]) -> String {
+    let reasons: Vec<String> = ignored.iter().map(ToString::to_string).collect();
+    let (these, apply) = if ignored.len() == 1 {
+        ("this setting", "its default applies")
+    } else {
+        ("these settings", "their defaults apply")
+    };
+    format!(
+        "The link's {these} could not be used, so {apply}: {}.",
+        reasons.join("; ")
+    )
 }
 
 /// Forgets saved input, cases and knobs, and returns the page to its opening state.

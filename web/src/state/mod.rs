@@ -238,7 +238,11 @@ pub struct AppState {
     pub computed: Memo<Result<Shared<Analysis>, ConfigError>>,
     /// The last analysis that succeeded: what the page shows.
     pub analysis: Memo<Option<Shared<Analysis>>>,
-    /// The same batch under the pinned baseline knobs.
+    /// The batch `analysis` was computed from. While the settings are invalid it is
+    /// the batch of the last valid analysis, which may be older than `analysed_batch`.
+    pub analysis_batch: Memo<Option<Shared<ParsedBatch>>>,
+    /// The batch of `analysis` under the pinned baseline knobs, so the two always
+    /// describe the same traces.
     pub baseline_analysis: Memo<Option<Result<Shared<Analysis>, ConfigError>>>,
 }
 
@@ -279,9 +283,18 @@ impl AppState {
                 Err(_) => previous.cloned().flatten(),
             },
         );
+        // Re-run on every knob change, but it changes (and wakes the baseline) only
+        // when the batch does: `Shared` compares by allocation.
+        let analysis_batch = Memo::new(move |previous: Option<&Option<Shared<ParsedBatch>>>| {
+            if computed.with(Result::is_ok) {
+                Some(analysed_batch.get())
+            } else {
+                previous.cloned().flatten()
+            }
+        });
         let baseline_analysis = Memo::new(move |_| {
             let pinned = baseline.get()?;
-            let batch = analysed_batch.get();
+            let batch = analysis_batch.get()?;
             Some(analyze(&batch, &pinned, false).map(Shared::new))
         });
 
@@ -319,6 +332,7 @@ impl AppState {
             stale,
             computed,
             analysis,
+            analysis_batch,
             baseline_analysis,
         }
     }

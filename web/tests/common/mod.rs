@@ -227,3 +227,14 @@ pub fn summary(values: &[f64]) -> String {
         values.len()
     )
 }
+
+/// The recomputed count of `level` over all traces, as the distribution table shows it.
+pub fn shown_level_count(root: &web_sys::Element, level: &str) -> usize {
+    text(
+        root,
+        &format!("#distribution-table tr[data-level=\"{level}\"] td[data-scope=\"all\"][data-kind=\"recomputed\"]"),
+    )
+    .trim()
+    .parse()
+    .unwrap()
+}
