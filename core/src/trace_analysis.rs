@@ -54,8 +54,9 @@ pub struct TraceAnalysis {
     options_diagnostic: Option<Box<Diagnostic>>,
     /// Some quality was computed from a distance (see [`Qualities`]).
     quality_reads_distance: bool,
-    /// One entry per candidate in section 3.3 order, invalid ones last.
-    decided: Vec<Decided>,
+    /// One entry per candidate in section 3.3 order, invalid ones last. Shared with
+    /// the analyses made from this one by a change that left the blocks as they were.
+    decided: Arc<[Decided]>,
 }
 
 /// What the configuration decided for one candidate (24 bytes on wasm32).
@@ -440,6 +441,8 @@ pub(crate) struct Scratch {
     per_doc: Vec<usize>,
     /// Hot entries rebuilt for a trace whose `order` changed after parsing (rare).
     hot: Vec<Hot>,
+    /// The trace's decisions being made, copied into their shared slice when done.
+    decided: Vec<Decided>,
 }
 
 /// A candidate's quality from its hot entry; `n` is the trace's candidate count.
@@ -491,15 +494,19 @@ fn decide(
     trace: &Trace,
     config: &Config,
     scratch: &mut Scratch,
-) -> (Vec<Decided>, Stages, Qualities) {
+) -> (Arc<[Decided]>, Stages, Qualities) {
     let n = trace.candidates.len();
     let mut stages = Stages {
         candidates: n,
         ..Stages::default()
     };
     let mut qualities = Qualities::default();
-    let mut decided = Vec::with_capacity(trace.order.len());
-    let Scratch { per_doc, hot } = scratch;
+    let Scratch {
+        per_doc,
+        hot,
+        decided,
+    } = scratch;
+    decided.clear();
     decide_hot(trace, config, per_doc, hot, |h, decision| {
         let q = quality_of(h, n, config);
         qualities.add(&q, decision.status, config);
@@ -517,26 +524,33 @@ fn decide(
             status: decision.status,
         });
     });
-    (decided, stages, qualities)
+    (Arc::from(decided.as_slice()), stages, qualities)
 }
 
 /// The quality stage alone, over decisions already made (`maxL2Distance`,
-/// `hybridQuality`): rewrites each entry's quality in place.
+/// `hybridQuality`): `decided` with each entry's quality recomputed.
 fn requalify(
     trace: &Trace,
     config: &Config,
-    decided: &mut [Decided],
+    decided: &[Decided],
     scratch: &mut Scratch,
-) -> Qualities {
+) -> (Arc<[Decided]>, Qualities) {
     let n = trace.candidates.len();
     let mut qualities = Qualities::default();
+    let Scratch {
+        hot, decided: out, ..
+    } = scratch;
+    out.clear();
     // `decided` was filled in the order of these very entries, one per entry.
-    for (d, h) in decided.iter_mut().zip(hot_entries(trace, &mut scratch.hot)) {
+    for (d, h) in decided.iter().zip(hot_entries(trace, hot)) {
         let q = quality_of(h, n, config);
         qualities.add(&q, d.status, config);
-        d.quality = q.score;
+        out.push(Decided {
+            quality: q.score,
+            ..*d
+        });
     }
-    qualities
+    (Arc::from(out.as_slice()), qualities)
 }
 
 /// The recorded evidence against the accepted blocks, for a LookupResult that has it.
@@ -570,7 +584,7 @@ fn evidence_comparison(trace: &Trace, decided: &[Decided]) -> Option<Box<Evidenc
 /// What the decision and quality stages made of one trace, before the level stage.
 #[derive(Debug)]
 struct Decisions {
-    decided: Vec<Decided>,
+    decided: Arc<[Decided]>,
     stages: Stages,
     qualities: Qualities,
     evidence_comparison: Option<Box<EvidenceComparison>>,

@@ -9,6 +9,7 @@
 
 use super::{finish, requalify, trace_config, Decisions, Qualities, Scratch, TraceAnalysis};
 use crate::config::{Config, Settings};
+use std::sync::Arc;
 
 /// The first stage whose inputs changed; it and every later stage are redone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,12 +71,11 @@ pub(crate) fn reanalyze_trace(
     ) {
         Stage::Decide => Decisions::make(trace, &config.config, scratch),
         Stage::Qualify => {
-            let mut decided = previous.decided.clone();
-            let qualities = requalify(trace, &config.config, &mut decided, scratch);
+            let (decided, qualities) = requalify(trace, &config.config, &previous.decided, scratch);
             kept(decided, qualities)
         }
         Stage::Level => kept(
-            previous.decided.clone(),
+            Arc::clone(&previous.decided),
             Qualities {
                 top: previous.top_quality,
                 gate_inert: previous.low_quality_gate_inert,
