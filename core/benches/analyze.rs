@@ -1,10 +1,13 @@
 //! Throughput of parse + analyze against a generic `serde_json::Value` parse of the same
-//! text, the cost of a recompute on an already parsed batch, and peak memory.
+//! text, the cost of a recompute on an already parsed batch, and peak memory; and a
+//! knob change at 100,000 and 1,000,000 candidates, recomputed in full against
+//! `Analysis::reanalyze`.
 //!
-//! `cargo bench -p ragtrace-core` (sample sizes are small: the machine is shared).
+//! `cargo bench -p ragtrace-core` (sample sizes are small: the machine is shared);
+//! `RAGTRACE_KNOBS=<runs>` prints only the knob-change figures, medians of `runs`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use ragtrace_core::{analyze, input, testdata, Settings};
+use ragtrace_core::{analyze, input, testdata, Analysis, ParsedBatch, Settings};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -40,6 +43,8 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 const TRACES: usize = 5_000;
+/// Traces of the 1,000,000-candidate batch of the knob figures.
+const TRACES_1M: usize = 50_000;
 const PER_TRACE: usize = 20;
 
 fn text() -> String {
@@ -65,6 +70,130 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
         })
         .min()
         .unwrap_or_default()
+}
+
+/// `runs` wall-clock times of `a` and of `b`, taken in turn so both see the same load
+/// of the (shared) machine; each sorted.
+fn interleaved<A, B>(
+    runs: usize,
+    mut a: impl FnMut() -> A,
+    mut b: impl FnMut() -> B,
+) -> (Vec<Duration>, Vec<Duration>) {
+    let time = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        f();
+        start.elapsed()
+    };
+    let (mut ta, mut tb): (Vec<_>, Vec<_>) = (0..runs.max(1))
+        .map(|_| {
+            (
+                time(&mut || drop(black_box(a()))),
+                time(&mut || drop(black_box(b()))),
+            )
+        })
+        .unzip();
+    ta.sort();
+    tb.sort();
+    (ta, tb)
+}
+
+/// One kind of knob, as two settings a slider moves between.
+struct Knob {
+    name: &'static str,
+    from: Settings,
+    to: Settings,
+}
+
+/// The knob classes of `Analysis::reanalyze`: a threshold re-levels, `maxL2Distance`
+/// recomputes the qualities read from a distance, `returnN` decides the blocks again.
+fn knobs() -> [Knob; 3] {
+    let with = |change: fn(&mut Settings)| {
+        let mut settings = Settings::default();
+        change(&mut settings);
+        settings
+    };
+    [
+        Knob {
+            name: "referenceThreshold 0.5 -> 0.6",
+            from: with(|s| s.reference_threshold = Some(0.5)),
+            to: with(|s| s.reference_threshold = Some(0.6)),
+        },
+        Knob {
+            name: "maxL2Distance 1.0 -> 1.3",
+            from: with(|s| s.max_l2_distance = Some(1.0)),
+            to: with(|s| s.max_l2_distance = Some(1.3)),
+        },
+        Knob {
+            name: "returnN 5 -> 3",
+            from: with(|s| s.return_n = Some(5)),
+            to: with(|s| s.return_n = Some(3)),
+        },
+    ]
+}
+
+/// The batch of `traces` x [`PER_TRACE`] candidates, parsed (the text dropped).
+fn parsed(traces: usize) -> ParsedBatch {
+    input::parse_document("bench", &testdata::generate_batch(traces, PER_TRACE, 42))
+}
+
+fn analysed(batch: &ParsedBatch, settings: &Settings) -> Analysis {
+    analyze(batch, settings, true).unwrap()
+}
+
+/// Per knob class: `analyze` under the moved knob against `reanalyze` from the analysis
+/// before the move (both with the sweep, as the page asks, and dropping the result).
+fn knob_figures(batch: &ParsedBatch, runs: usize) {
+    println!(
+        "\n== knob change, {} candidates ({} traces), {runs} runs each, interleaved",
+        batch.candidate_count(),
+        batch.traces.len()
+    );
+    println!(
+        "{:<30} {:>19} {:>19} {:>13}",
+        "knob", "full best/median", "incremental", "ratio"
+    );
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    for knob in knobs() {
+        let before = analysed(batch, &knob.from);
+        let (full, incremental) = interleaved(
+            runs,
+            || analysed(batch, &knob.to),
+            || before.reanalyze(batch, &knob.to).unwrap(),
+        );
+        let best = |t: &[Duration]| ms(t[0]);
+        let median = |t: &[Duration]| ms(t[t.len() / 2]);
+        println!(
+            "{:<30} {:>8.3} /{:>7.3} ms {:>8.3} /{:>7.3} ms {:>5.1}x /{:>5.1}x",
+            knob.name,
+            best(&full),
+            median(&full),
+            best(&incremental),
+            median(&incremental),
+            best(&full) / best(&incremental),
+            median(&full) / median(&incremental),
+        );
+    }
+}
+
+/// Criterion's own figures for the same moves.
+fn knob_benches(c: &mut Criterion, batch: &ParsedBatch, group: &str) {
+    let mut group = c.benchmark_group(group);
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    for (class, knob) in ["threshold", "max_l2_distance", "return_n"]
+        .into_iter()
+        .zip(knobs())
+    {
+        let before = analysed(batch, &knob.from);
+        group.bench_function(format!("{class}/full"), |b| {
+            b.iter(|| analysed(black_box(batch), &knob.to))
+        });
+        group.bench_function(format!("{class}/incremental"), |b| {
+            b.iter(|| before.reanalyze(black_box(batch), &knob.to).unwrap())
+        });
+    }
+    group.finish();
 }
 
 /// Peak bytes allocated above the current level while `f` runs (its result included).
@@ -205,6 +334,15 @@ fn benches(c: &mut Criterion) {
         profile(runs);
         return;
     }
+    if let Some(runs) = std::env::var("RAGTRACE_KNOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        COUNTING.store(false, Ordering::Relaxed);
+        knob_figures(&parsed(TRACES), runs);
+        knob_figures(&parsed(TRACES_1M), runs);
+        return;
+    }
     summary();
     let text = text();
     let batch = input::parse_document("bench", &text);
@@ -233,6 +371,12 @@ fn benches(c: &mut Criterion) {
         b.iter(|| analyze(black_box(&batch), &settings, false).unwrap())
     });
     group.finish();
+    knob_figures(&batch, 21);
+    knob_benches(c, &batch, "knob-100k");
+    drop(batch);
+    let million = parsed(TRACES_1M);
+    knob_figures(&million, 11);
+    knob_benches(c, &million, "knob-1m");
 }
 
 criterion_group!(bench_group, benches);

@@ -8,7 +8,7 @@ use crate::batch::{
 use crate::config::{Config, ConfigError, Settings};
 use crate::diagnostic::InputError;
 use crate::input::{DocumentSummary, ParsedBatch, Trace};
-use crate::trace_analysis::{analyze_trace, Scratch, TraceAnalysis};
+use crate::trace_analysis::{analyze_trace, reanalyze_trace, Scratch, TraceAnalysis};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -36,7 +36,8 @@ pub struct Analysis {
 
 /// Analyses a batch; `Err` only when the user's settings are invalid (nothing is computed then).
 ///
-/// Cheap to call again with new settings: nothing is re-parsed.
+/// Cheap to call again with new settings: nothing is re-parsed. Cheaper still with
+/// [`Analysis::reanalyze`], which redoes only what the new settings change.
 pub fn analyze(
     batch: &ParsedBatch,
     settings: &Settings,
@@ -48,19 +49,44 @@ pub fn analyze(
         .iter()
         .map(|trace| analyzer.analyze_trace(trace))
         .collect();
-    analyzer.input_errors = batch.errors.clone();
-    analyzer.documents = batch.documents.clone();
-    let view = analyzer.finish();
-    Ok(Analysis {
-        config: view.config,
-        traces,
-        summary: view.summary,
-        sweep: view.sweep,
-        sweep_counts: view.sweep_counts,
-        warnings: view.warnings,
-        input_errors: view.input_errors,
-        documents: view.documents,
-    })
+    Ok(analyzer.into_analysis(traces, batch))
+}
+
+impl Analysis {
+    /// The same batch under new settings: equal to `analyze(batch, settings, with_sweep)`
+    /// (with the sweep when this analysis has one), but each trace redoes only the
+    /// stages the change reaches (a threshold re-levels it without deciding a block
+    /// again; `maxL2Distance` recomputes the qualities computed from a distance;
+    /// `returnN` and the per-document cap decide again). `batch` must be the one this
+    /// analysis was made from; any other is analysed in full. `Err` only when the
+    /// settings are invalid.
+    pub fn reanalyze(
+        &self,
+        batch: &ParsedBatch,
+        settings: &Settings,
+    ) -> Result<Analysis, ConfigError> {
+        let with_sweep = self.sweep.is_some();
+        if !self.is_of(batch) {
+            return analyze(batch, settings, with_sweep);
+        }
+        let mut analyzer = BatchAnalyzer::new(settings, with_sweep)?;
+        let traces = self
+            .traces
+            .iter()
+            .map(|previous| analyzer.reanalyze_trace(previous))
+            .collect();
+        Ok(analyzer.into_analysis(traces, batch))
+    }
+
+    /// Whether this analysis is of `batch`'s very traces (the same allocations).
+    fn is_of(&self, batch: &ParsedBatch) -> bool {
+        self.traces.len() == batch.traces.len()
+            && self
+                .traces
+                .iter()
+                .zip(&batch.traces)
+                .all(|(t, trace)| Arc::ptr_eq(&t.trace, trace))
+    }
 }
 
 /// Everything of an [`Analysis`] but its traces: what `ragtrace analyze --summary`
@@ -123,13 +149,24 @@ impl BatchAnalyzer {
     /// One trace under the settings, counted in the batch view.
     pub fn analyze_trace(&mut self, trace: &Arc<Trace>) -> TraceAnalysis {
         let t = analyze_trace(trace, &self.settings, &self.config, &mut self.scratch);
-        // Counted now, while the trace is in cache, rather than in later passes over all.
-        self.summary.add(&t);
-        self.warnings.add(&t);
-        if self.with_sweep {
-            self.sweep_counts.add(&t);
-        }
+        self.count(&t);
         t
+    }
+
+    /// `previous`'s trace under the settings, counted in the batch view.
+    fn reanalyze_trace(&mut self, previous: &TraceAnalysis) -> TraceAnalysis {
+        let t = reanalyze_trace(previous, &self.settings, &self.config, &mut self.scratch);
+        self.count(&t);
+        t
+    }
+
+    /// Counted now, while the trace is in cache, rather than in later passes over all.
+    fn count(&mut self, t: &TraceAnalysis) {
+        self.summary.add(t);
+        self.warnings.add(t);
+        if self.with_sweep {
+            self.sweep_counts.add(t);
+        }
     }
 
     /// The next part of the batch (a document, or what a
@@ -149,6 +186,24 @@ impl BatchAnalyzer {
     /// Input errors of the parts so far.
     pub fn input_errors(&self) -> &[InputError] {
         &self.input_errors
+    }
+
+    /// The whole batch's analysis: `traces`, every trace of `batch` as this analyzer
+    /// analysed them, in order.
+    fn into_analysis(mut self, traces: Vec<TraceAnalysis>, batch: &ParsedBatch) -> Analysis {
+        self.input_errors = batch.errors.clone();
+        self.documents = batch.documents.clone();
+        let view = self.finish();
+        Analysis {
+            config: view.config,
+            traces,
+            summary: view.summary,
+            sweep: view.sweep,
+            sweep_counts: view.sweep_counts,
+            warnings: view.warnings,
+            input_errors: view.input_errors,
+            documents: view.documents,
+        }
     }
 
     /// The batch view over every trace analysed.

@@ -56,7 +56,7 @@ pub(crate) fn normalised_eq(text: &str, expected: &str) -> bool {
 }
 
 /// `text.trim()`, skipping the character decoding when both ends are visible ASCII
-/// (the usual recorded level), which `trim` would leave alone anyway.
+/// (the usual recorded level or category filter), which `trim` would leave alone anyway.
 fn trim_level(text: &str) -> &str {
     match text.as_bytes() {
         [first, .., last] if first.is_ascii_graphic() && last.is_ascii_graphic() => text,
@@ -120,7 +120,7 @@ pub fn outcome(
     };
     let low_quality = top_quality.is_none_or(|q| q < config.reference_threshold);
     // A whitespace-only filter filters nothing, so retrying without it would change nothing.
-    let filtered = category_filter.is_some_and(|f| !f.trim().is_empty());
+    let filtered = category_filter.is_some_and(|f| !trim_level(f).is_empty());
     Outcome {
         top_quality,
         level,

@@ -19,6 +19,10 @@ use std::num::NonZeroUsize;
 use std::ops::Deref;
 use std::sync::Arc;
 
+mod incremental;
+
+pub(crate) use incremental::reanalyze_trace;
+
 /// One trace under its effective configuration.
 ///
 /// Holds only what the configuration decides; everything read from the input is in
@@ -48,8 +52,11 @@ pub struct TraceAnalysis {
     pub used_trace_options: bool,
     /// Why the trace's own options were set aside, when they were.
     options_diagnostic: Option<Box<Diagnostic>>,
-    /// One entry per candidate in section 3.3 order, invalid ones last.
-    decided: Vec<Decided>,
+    /// Some quality was computed from a distance (see [`Qualities`]).
+    quality_reads_distance: bool,
+    /// One entry per candidate in section 3.3 order, invalid ones last. Shared with
+    /// the analyses made from this one by a change that left the blocks as they were.
+    decided: Arc<[Decided]>,
 }
 
 /// What the configuration decided for one candidate (24 bytes on wasm32).
@@ -394,26 +401,36 @@ pub struct EvidenceComparison {
     pub unexpected: Vec<Arc<str>>,
 }
 
-/// The configuration a trace runs with, whether its options were used, and any finding.
-fn trace_config(
-    trace: &Trace,
-    settings: &Settings,
-    global: &Config,
-) -> (Config, bool, Option<Diagnostic>) {
+/// The configuration a trace runs with, whether its options took part, and why they
+/// were set aside when they were.
+#[derive(Debug)]
+pub(crate) struct TraceConfig {
+    config: Config,
+    used_trace_options: bool,
+    options_diagnostic: Option<Box<Diagnostic>>,
+}
+
+/// Defaults, the trace's own options (when used and valid), the user's settings.
+fn trace_config(trace: &Trace, settings: &Settings, global: &Config) -> TraceConfig {
+    let global_only = |options_diagnostic| TraceConfig {
+        config: *global,
+        used_trace_options: false,
+        options_diagnostic,
+    };
     if !settings.use_trace_options || trace.options_error.is_some() || trace.options.is_empty() {
-        return (*global, false, None);
+        return global_only(None);
     }
     match Config::merged(&trace.options, settings) {
-        Ok(config) => (config, true, None),
-        Err(err) => (
-            *global,
-            false,
-            Some(Diagnostic::error(
-                "invalid-options",
-                format!("the trace's options make the configuration invalid ({err}); computed with defaults plus the user's settings"),
-                format!("{}/options", trace.pointer),
-            )),
-        ),
+        Ok(config) => TraceConfig {
+            config,
+            used_trace_options: true,
+            options_diagnostic: None,
+        },
+        Err(err) => global_only(Some(Box::new(Diagnostic::error(
+            "invalid-options",
+            format!("the trace's options make the configuration invalid ({err}); computed with defaults plus the user's settings"),
+            format!("{}/options", trace.pointer),
+        )))),
     }
 }
 
@@ -422,6 +439,8 @@ fn trace_config(
 pub(crate) struct Scratch {
     /// Blocks held per docId slot (the per-document cap).
     per_doc: Vec<usize>,
+    /// The trace's decisions being made, copied into their shared slice when done.
+    decided: Vec<Decided>,
 }
 
 /// A candidate's quality from its hot entry; `n` is the trace's candidate count.
@@ -435,35 +454,58 @@ fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
     }
 }
 
-/// One trace under the user's settings (`global` = defaults plus those settings).
-pub(crate) fn analyze_trace(
-    trace: &Arc<Trace>,
-    settings: &Settings,
-    global: &Config,
-    scratch: &mut Scratch,
-) -> TraceAnalysis {
-    let (config, used_trace_options, options_diagnostic) = trace_config(trace, settings, global);
+/// What a trace's qualities decide beyond each block's score, folded one candidate
+/// at a time.
+#[derive(Debug, Clone, Copy, Default)]
+struct Qualities {
+    /// The best quality among the accepted blocks.
+    top: Option<f64>,
+    /// See [`TraceAnalysis::low_quality_gate_inert`].
+    gate_inert: bool,
+    /// Some quality was computed from a distance, so `maxL2Distance` changes it.
+    reads_distance: bool,
+}
 
+impl Qualities {
+    fn add(&mut self, q: &Quality, status: Status, config: &Config) {
+        self.reads_distance |= matches!(
+            q.basis,
+            QualityBasis::Dense { .. }
+                | QualityBasis::DenseDistance { .. }
+                | QualityBasis::MaxRankDense { .. }
+        );
+        if status == Status::Accepted {
+            self.top = Some(self.top.map_or(q.score, |t| t.max(q.score)));
+            if config.hybrid_quality == HybridQuality::Rank
+                && matches!(q.basis, QualityBasis::Rank { r: 1, .. })
+            {
+                self.gate_inert = true;
+            }
+        }
+    }
+}
+
+/// The decision stage: every candidate's status and accepted rank (`returnN`,
+/// `maxChunksPerDocument`), and its quality in the same pass, while its hot entry is
+/// in cache (`maxL2Distance`, `hybridQuality`).
+fn decide(
+    trace: &Trace,
+    config: &Config,
+    scratch: &mut Scratch,
+) -> (Arc<[Decided]>, Stages, Qualities) {
     let n = trace.candidates().len();
     let mut stages = Stages {
         candidates: n,
         ..Stages::default()
     };
-    let mut top_quality: Option<f64> = None;
-    let mut gate_inert = false;
-    let mut decided = Vec::with_capacity(trace.order().len());
-    decide_hot(trace, &config, &mut scratch.per_doc, |h, decision| {
-        let q = quality_of(h, n, &config);
+    let mut qualities = Qualities::default();
+    let Scratch { per_doc, decided } = scratch;
+    decided.clear();
+    decide_hot(trace, config, per_doc, |h, decision| {
+        let q = quality_of(h, n, config);
+        qualities.add(&q, decision.status, config);
         match decision.status {
-            Status::Accepted => {
-                stages.accepted += 1;
-                top_quality = Some(top_quality.map_or(q.score, |t: f64| t.max(q.score)));
-                if config.hybrid_quality == HybridQuality::Rank
-                    && matches!(q.basis, QualityBasis::Rank { r: 1, .. })
-                {
-                    gate_inert = true;
-                }
-            }
+            Status::Accepted => stages.accepted += 1,
             Status::Duplicate => stages.duplicates += 1,
             Status::DocCap => stages.doc_capped += 1,
             Status::ReturnN => stages.return_n_cut += 1,
@@ -476,8 +518,99 @@ pub(crate) fn analyze_trace(
             status: decision.status,
         });
     });
+    (Arc::from(decided.as_slice()), stages, qualities)
+}
 
-    let result = outcome(top_quality, &config, trace.category_filter.as_deref());
+/// The quality stage alone, over decisions already made (`maxL2Distance`,
+/// `hybridQuality`): `decided` with each entry's quality recomputed.
+fn requalify(
+    trace: &Trace,
+    config: &Config,
+    decided: &[Decided],
+    scratch: &mut Scratch,
+) -> (Arc<[Decided]>, Qualities) {
+    let n = trace.candidates().len();
+    let mut qualities = Qualities::default();
+    let out = &mut scratch.decided;
+    out.clear();
+    // `decided` was filled in the order of these very entries, one per entry.
+    for (d, h) in decided.iter().zip(trace.hot()) {
+        let q = quality_of(h, n, config);
+        qualities.add(&q, d.status, config);
+        out.push(Decided {
+            quality: q.score,
+            ..*d
+        });
+    }
+    (Arc::from(out.as_slice()), qualities)
+}
+
+/// The recorded evidence against the accepted blocks, for a LookupResult that has it.
+fn evidence_comparison(trace: &Trace, decided: &[Decided]) -> Option<Box<EvidenceComparison>> {
+    let recorded = trace.recorded_evidence.as_ref()?;
+    let recomputed: Vec<Arc<str>> = decided
+        .iter()
+        .filter(|d| d.status == Status::Accepted)
+        .filter_map(|d| trace.candidates().get(d.index))
+        .map(|c| c.evidence_key.clone())
+        .collect();
+    let missing = recorded
+        .iter()
+        .filter(|k| !recomputed.contains(k))
+        .cloned()
+        .collect();
+    let unexpected = recomputed
+        .iter()
+        .filter(|k| !recorded.contains(k))
+        .cloned()
+        .collect();
+    Some(Box::new(EvidenceComparison {
+        same: *recorded == recomputed,
+        recorded: recorded.clone(),
+        recomputed,
+        missing,
+        unexpected,
+    }))
+}
+
+/// What the decision and quality stages made of one trace, before the level stage.
+#[derive(Debug)]
+struct Decisions {
+    decided: Arc<[Decided]>,
+    stages: Stages,
+    qualities: Qualities,
+    evidence_comparison: Option<Box<EvidenceComparison>>,
+}
+
+impl Decisions {
+    /// Every stage under `config`.
+    fn make(trace: &Trace, config: &Config, scratch: &mut Scratch) -> Self {
+        let (decided, stages, qualities) = decide(trace, config, scratch);
+        let evidence_comparison = evidence_comparison(trace, &decided);
+        Decisions {
+            decided,
+            stages,
+            qualities,
+            evidence_comparison,
+        }
+    }
+}
+
+/// The level stage (the three thresholds) over the stages before it, and the whole
+/// trace analysis.
+fn finish(trace: &Arc<Trace>, config: TraceConfig, decisions: Decisions) -> TraceAnalysis {
+    let TraceConfig {
+        config,
+        used_trace_options,
+        options_diagnostic,
+    } = config;
+    let Decisions {
+        decided,
+        stages,
+        qualities,
+        evidence_comparison,
+    } = decisions;
+    let result = outcome(qualities.top, &config, trace.category_filter.as_deref());
     let level_differs = trace
         .recorded_relevance_level
         .as_deref()
@@ -485,32 +618,6 @@ pub(crate) fn analyze_trace(
     let low_quality_differs = trace
         .recorded_low_quality
         .is_some_and(|recorded| recorded != result.low_quality);
-    let evidence_comparison = trace.recorded_evidence.as_ref().map(|recorded| {
-        let recomputed: Vec<Arc<str>> = decided
-            .iter()
-            .filter(|d| d.status == Status::Accepted)
-            .filter_map(|d| trace.candidates().get(d.index))
-            .map(|c| c.evidence_key.clone())
-            .collect();
-        let missing = recorded
-            .iter()
-            .filter(|k| !recomputed.contains(k))
-            .cloned()
-            .collect();
-        let unexpected = recomputed
-            .iter()
-            .filter(|k| !recorded.contains(k))
-            .cloned()
-            .collect();
-        Box::new(EvidenceComparison {
-            same: *recorded == recomputed,
-            recorded: recorded.clone(),
-            recomputed,
-            missing,
-            unexpected,
-        })
-    });
-
     TraceAnalysis {
         trace: Arc::clone(trace),
         config,
@@ -522,11 +629,24 @@ pub(crate) fn analyze_trace(
         low_quality_differs,
         stages,
         evidence_comparison,
-        low_quality_gate_inert: gate_inert,
+        low_quality_gate_inert: qualities.gate_inert,
         used_trace_options,
-        options_diagnostic: options_diagnostic.map(Box::new),
+        options_diagnostic,
+        quality_reads_distance: qualities.reads_distance,
         decided,
     }
+}
+
+/// One trace under the user's settings (`global` = defaults plus those settings).
+pub(crate) fn analyze_trace(
+    trace: &Arc<Trace>,
+    settings: &Settings,
+    global: &Config,
+    scratch: &mut Scratch,
+) -> TraceAnalysis {
+    let config = trace_config(trace, settings, global);
+    let decisions = Decisions::make(trace, &config.config, scratch);
+    finish(trace, config, decisions)
 }
 
 /// `relevanceLevel recorded X but recomputed Y; lowQuality recorded A but recomputed B`

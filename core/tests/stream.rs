@@ -2,6 +2,8 @@
 //! one-shot parse of its text; bytes that are not UTF-8 cost only their line; input
 //! that is not JSON is refused from its first bytes.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use proptest::prelude::*;
 use ragtrace_core::input::{parse_document, parse_document_bytes, DocumentReader};
 use ragtrace_core::{analyze, ParsedBatch, Settings};

@@ -42,7 +42,9 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     let candidates = batch.candidate_count();
     assert_eq!(candidates, TRACES * CANDIDATES_PER_TRACE);
     let mut analyze_ms = Vec::new();
+    let mut reanalyze_ms = Vec::new();
     let mut drop_ms = Vec::new();
+    let mut previous = analyze(&batch, &Settings::default(), true).unwrap();
     for i in 0..ROUNDS {
         let settings = Settings {
             max_l2_distance: Some(if i % 2 == 0 { 0.8 } else { 1.1 }),
@@ -55,7 +57,13 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         let t = now();
         drop(analysis);
         drop_ms.push(now() - t);
+        // What the page runs for a knob: only the stages the change reaches.
+        let t = now();
+        let next = previous.reanalyze(&batch, &settings).unwrap();
+        reanalyze_ms.push(now() - t);
+        previous = next;
     }
+    drop(previous);
     drop(batch);
 
     // The page: load the batch as a file, as a user would.
@@ -139,6 +147,11 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     );
     console_log!("bench: core parse {parse_ms:.1} ms");
     console_log!("bench: core analyze (with sweep) {}", summary(&analyze_ms));
+    console_log!(
+        "bench: core reanalyze (maxL2Distance moved, from the previous analysis) {} = {:.2}x analyze",
+        summary(&reanalyze_ms),
+        median(reanalyze_ms.clone()) / median(analyze_ms.clone())
+    );
     console_log!("bench: core drop of an analysis {}", summary(&drop_ms));
     console_log!("bench: page load (file -> painted analysis) {load_ms:.1} ms");
     console_log!(

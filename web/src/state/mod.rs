@@ -5,7 +5,8 @@
 //! expensive steps run only when their own inputs change. Each document is parsed
 //! once, when it is added, and keeps its parsed batch; the pasted text is parsed
 //! alone, after a pause in typing; `ragtrace_core::analyze` runs only when the
-//! batch or the knobs change. Every number the page shows comes out of those memos.
+//! batch or the knobs change (and for a knob, `Analysis::reanalyze`: only the
+//! stages it reaches). Every number the page shows comes out of those memos.
 
 #[cfg(feature = "compare-tab")]
 pub(crate) mod compare;
@@ -273,10 +274,20 @@ impl AppState {
             }
         });
         let stale = Memo::new(move |_| analysed_batch.get() != parsed.get());
-        let computed = Memo::new(move |_| {
-            let batch = analysed_batch.get();
-            settings.with(|s| analyze(&batch, s, true).map(Shared::new))
-        });
+        // A knob moved over the same batch: redo only what it reaches (the core falls
+        // back to a full analysis when the batch is another one).
+        let computed = Memo::new(
+            move |previous: Option<&Result<Shared<Analysis>, ConfigError>>| {
+                let batch = analysed_batch.get();
+                settings.with(|s| {
+                    match previous {
+                        Some(Ok(previous)) => previous.reanalyze(&batch, s),
+                        _ => analyze(&batch, s, true),
+                    }
+                    .map(Shared::new)
+                })
+            },
+        );
         let analysis = Memo::new(
             move |previous: Option<&Option<Shared<Analysis>>>| match computed.get() {
                 Ok(analysis) => Some(analysis),

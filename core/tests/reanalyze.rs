@@ -1,0 +1,228 @@
+//! `Analysis::reanalyze` against a fresh `analyze`: byte-identical JSON (and equal
+//! sweep counts, which the JSON leaves out) for every kind of settings change.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use ragtrace_core::config::{HybridQuality, Key, Value};
+use ragtrace_core::{analyze, input, testdata, Analysis, ParsedBatch, Settings};
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Traces whose own options the user's settings can make invalid, or that the user
+/// overrides key by key: per-trace options must be overlaid on every reanalysis.
+const OWN_OPTIONS: &str = r#"[
+ {"requestId":"own-precise","mode":"dense","relevanceLevel":"RELEVANT","options":{"preciseThreshold":0.8,"maxL2Distance":1.6},
+  "candidates":[{"evidenceKey":"a#1","docId":"a","originalRank":1,"score":0.3,"scoreLabel":"dense"},
+                {"evidenceKey":"a#2","docId":"a","originalRank":2,"score":0.5,"scoreLabel":"dense"},
+                {"evidenceKey":"b#1","docId":"b","originalRank":3,"score":0.9,"scoreLabel":"dense"}]},
+ {"requestId":"own-cap","mode":"hybrid","relevanceLevel":"PRECISE","options":{"maxChunksPerDocument":1,"returnN":2,"hybridQuality":"maxRankDense"},
+  "candidates":[{"evidenceKey":"a#1","docId":"a","originalRank":2,"score":0.016,"scoreLabel":"hybrid","denseDistance":0.2},
+                {"evidenceKey":"a#2","docId":"a","originalRank":1,"score":0.017,"scoreLabel":"hybrid"},
+                {"evidenceKey":"c#1","docId":"c","originalRank":3,"score":0.015,"scoreLabel":"hybrid","denseDistance":0.7},
+                {"evidenceKey":"c#1","docId":"c","originalRank":4,"score":0.014,"scoreLabel":"hybrid"}]},
+ {"requestId":"own-bad","options":{"returnN":0},"candidates":[{"originalRank":"x","score":0.1,"scoreLabel":"dense"}]},
+ {"requestId":"mixed","mode":"hybrid","candidates":[{"evidenceKey":"m#1","docId":"m","originalRank":1,"score":0.4,"scoreLabel":"dense"},
+                {"evidenceKey":"m#2","docId":"m","originalRank":2,"score":0.016,"scoreLabel":"hybrid","denseDistance":0.1}]}
+]"#;
+
+fn batch(generated: &str) -> ParsedBatch {
+    input::parse_documents(&[
+        ("generated.json".to_owned(), generated.to_owned()),
+        (
+            "lookup-result.jsonl".to_owned(),
+            fixture("lookup-result.jsonl"),
+        ),
+        (
+            "hybrid-legacy-trace.json".to_owned(),
+            fixture("hybrid-legacy-trace.json"),
+        ),
+        ("own-options.json".to_owned(), OWN_OPTIONS.to_owned()),
+    ])
+}
+
+fn json(analysis: &Analysis) -> String {
+    serde_json::to_string(analysis).unwrap_or_else(|e| panic!("serialises: {e}"))
+}
+
+/// `previous.reanalyze(batch, settings)` is `analyze(batch, settings)` to the byte; the
+/// new analysis, to chain the next change from.
+fn check_step(previous: &Analysis, batch: &ParsedBatch, settings: &Settings) -> Option<Analysis> {
+    let with_sweep = previous.sweep.is_some();
+    let full = analyze(batch, settings, with_sweep);
+    let incremental = previous.reanalyze(batch, settings);
+    match (full, incremental) {
+        (Ok(full), Ok(incremental)) => {
+            assert_eq!(json(&incremental), json(&full), "under {settings:?}");
+            assert_eq!(incremental.sweep_counts, full.sweep_counts);
+            Some(incremental)
+        }
+        (Err(full), Err(incremental)) => {
+            assert_eq!(incremental.to_string(), full.to_string());
+            None
+        }
+        (full, incremental) => panic!(
+            "under {settings:?}: full {:?}, incremental {:?}",
+            full.map(|_| ()),
+            incremental.map(|_| ())
+        ),
+    }
+}
+
+/// Applies each change in turn, checking every step against the full analysis; an
+/// invalid step leaves the previous analysis in place (as the page keeps it).
+fn check_sequence(batch: &ParsedBatch, with_sweep: bool, changes: &[(Key, Option<Value>)]) {
+    let mut settings = Settings::default();
+    let mut analysis = analyze(batch, &settings, with_sweep).unwrap_or_else(|e| panic!("{e}"));
+    for &(key, value) in changes {
+        match value {
+            Some(value) => assert!(settings.put(key, value), "{key:?} takes {value:?}"),
+            None => clear(&mut settings, key),
+        }
+        if let Some(next) = check_step(&analysis, batch, &settings) {
+            analysis = next;
+        }
+    }
+}
+
+/// The key back to its default (the user no longer overrides it).
+fn clear(settings: &mut Settings, key: Key) {
+    let defaults = Settings::default();
+    match key {
+        Key::MaxL2Distance => settings.max_l2_distance = None,
+        Key::ReturnN => settings.return_n = None,
+        Key::MaxChunksPerDocument => settings.max_chunks_per_document = None,
+        Key::ExcerptMaxChars => settings.excerpt_max_chars = None,
+        Key::PreciseThreshold => settings.precise_threshold = None,
+        Key::HighlyRelevantThreshold => settings.highly_relevant_threshold = None,
+        Key::ReferenceThreshold => settings.reference_threshold = None,
+        Key::HybridQuality => settings.hybrid_quality = None,
+        Key::UseTraceOptions => settings.use_trace_options = defaults.use_trace_options,
+    }
+}
+
+fn generated() -> ParsedBatch {
+    batch(&testdata::generate_batch(60, 12, 7))
+}
+
+fn numbers(key: Key, values: &[f64]) -> Vec<(Key, Option<Value>)> {
+    values
+        .iter()
+        .map(|&v| (key, Some(Value::Number(v))))
+        .chain([(key, None)])
+        .collect()
+}
+
+#[test]
+fn thresholds_relevel_only() {
+    let batch = generated();
+    let mut changes = numbers(Key::ReferenceThreshold, &[0.6, 0.3, 0.75]);
+    changes.extend(numbers(Key::HighlyRelevantThreshold, &[0.8, 0.5, 0.95]));
+    changes.extend(numbers(Key::PreciseThreshold, &[0.95, 0.8, 0.75, 0.5]));
+    // preciseThreshold 0.8 against own-precise's own 0.8 and defaults: invalid options
+    // appear and go again.
+    changes.extend(numbers(Key::HighlyRelevantThreshold, &[0.85, 0.7]));
+    check_sequence(&batch, true, &changes);
+    check_sequence(&batch, false, &changes);
+}
+
+#[test]
+fn max_l2_distance_requalifies_only() {
+    let batch = generated();
+    let mut changes = numbers(Key::MaxL2Distance, &[0.8, 1.3, 0.2, 5.0]);
+    // Under each hybrid quality, where hybrid qualities read the distance or not.
+    for hq in HybridQuality::ALL {
+        changes.push((Key::HybridQuality, Some(Value::HybridQuality(hq))));
+        changes.extend(numbers(Key::MaxL2Distance, &[0.7, 1.6]));
+    }
+    check_sequence(&batch, true, &changes);
+}
+
+#[test]
+fn return_n_and_cap_decide_again() {
+    let batch = generated();
+    let mut changes: Vec<_> = [1, 3, 8, 2]
+        .iter()
+        .map(|&n| (Key::ReturnN, Some(Value::Count(n))))
+        .chain([(Key::ReturnN, None)])
+        .collect();
+    changes.extend(
+        [1, 3]
+            .iter()
+            .map(|&n| (Key::MaxChunksPerDocument, Some(Value::Count(n))))
+            .chain([(Key::MaxChunksPerDocument, None)]),
+    );
+    check_sequence(&batch, true, &changes);
+}
+
+#[test]
+fn other_keys_and_the_trace_options_switch() {
+    let batch = generated();
+    let changes = [
+        (Key::ExcerptMaxChars, Some(Value::Count(5))),
+        (Key::UseTraceOptions, Some(Value::Switch(false))),
+        (Key::MaxL2Distance, Some(Value::Number(0.9))),
+        (Key::UseTraceOptions, Some(Value::Switch(true))),
+        (Key::ExcerptMaxChars, None),
+    ];
+    check_sequence(&batch, true, &changes);
+}
+
+/// Another batch (even one parsed from the same text) is analysed in full.
+#[test]
+fn another_batch_is_analysed_in_full() {
+    let text = testdata::generate_batch(20, 8, 3);
+    let one = batch(&text);
+    let other = input::parse_document("other.json", &testdata::generate_batch(25, 8, 4));
+    let settings = Settings {
+        return_n: Some(2),
+        ..Settings::default()
+    };
+    let analysis = analyze(&one, &Settings::default(), true).unwrap_or_else(|e| panic!("{e}"));
+    assert!(check_step(&analysis, &other, &settings).is_some());
+    assert!(check_step(&analysis, &batch(&text), &settings).is_some());
+}
+
+fn change_strategy() -> impl Strategy<Value = (Key, Option<Value>)> {
+    let number = |key: Key, values: &'static [f64]| {
+        prop::option::of(prop::sample::select(values))
+            .prop_map(move |v| (key, v.map(Value::Number)))
+    };
+    let count = |key: Key, values: &'static [usize]| {
+        prop::option::of(prop::sample::select(values)).prop_map(move |v| (key, v.map(Value::Count)))
+    };
+    const THRESHOLDS: &[f64] = &[0.0, 0.3, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 1.0];
+    prop_oneof![
+        number(Key::MaxL2Distance, &[0.3, 0.8, 1.0, 1.3, 2.5]),
+        count(Key::ReturnN, &[1, 2, 3, 5, 9]),
+        count(Key::MaxChunksPerDocument, &[1, 2, 4]),
+        count(Key::ExcerptMaxChars, &[4, 300]),
+        number(Key::PreciseThreshold, THRESHOLDS),
+        number(Key::HighlyRelevantThreshold, THRESHOLDS),
+        number(Key::ReferenceThreshold, THRESHOLDS),
+        prop::option::of(prop::sample::select(&HybridQuality::ALL[..]))
+            .prop_map(|v| (Key::HybridQuality, v.map(Value::HybridQuality))),
+        prop::bool::ANY.prop_map(|on| (Key::UseTraceOptions, Some(Value::Switch(on)))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn any_sequence_of_changes_equals_a_fresh_analysis(
+        traces in 1usize..30,
+        per_trace in 0usize..14,
+        seed in any::<u64>(),
+        with_sweep in any::<bool>(),
+        changes in prop::collection::vec(change_strategy(), 1..12),
+    ) {
+        let batch = batch(&testdata::generate_batch(traces, per_trace, seed));
+        check_sequence(&batch, with_sweep, &changes);
+    }
+}
