@@ -365,14 +365,16 @@ fn VirtualTable(
                     move_between_rows(ev, len, scroll_top, focus_row_index)
                 }
                 on:focusin=move |ev| {
-                    focus_row_index.set_value(row_index_of(&event_target(&ev)));
+                    focus_row_index.try_set_value(row_index_of(&event_target(&ev)));
                 }
                 on:focusout=move |ev| {
                     // Leaving the list (or the page): its rows no longer claim the focus.
+                    // Also sent when the list is removed with a row focused, after its
+                    // reactive values are gone: hence the DOM and `try_`.
                     let to = ev.related_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-                    let inside = viewport.get_untracked().is_some_and(|v| v.contains(to.as_ref()));
-                    if !inside {
-                        focus_row_index.set_value(None);
+                    let list = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+                    if !list.is_some_and(|list| list.contains(to.as_ref())) {
+                        focus_row_index.try_set_value(None);
                     }
                 }
                 on:scroll=move |ev| {
@@ -500,9 +502,11 @@ fn keep_row_focus(
         return;
     }
     request_animation_frame(move || {
-        let (Some(viewport), Some(row_index)) =
-            (viewport.get_untracked(), focus_row_index.get_value())
-        else {
+        // The list may be gone by now (another view opened).
+        let (Some(Some(viewport)), Some(Some(row_index))) = (
+            viewport.try_get_untracked(),
+            focus_row_index.try_get_value(),
+        ) else {
             return;
         };
         let active = document().active_element();
