@@ -172,7 +172,7 @@ fn ViewTabs() -> impl IntoView {
                 role="tab"
                 id="tab-batch"
                 aria-controls="view-panel"
-                aria-selected=move || selected("tab-batch")().to_string()
+                aria-selected=move || if selected("tab-batch")() { "true" } else { "false" }
                 tabindex=move || tab_stop(selected("tab-batch")())
                 on:click=move |_| state.view.set(View::Batch)
             >
@@ -184,7 +184,7 @@ fn ViewTabs() -> impl IntoView {
                 role="tab"
                 id="tab-trace"
                 aria-controls="view-panel"
-                aria-selected=move || selected("tab-trace")().to_string()
+                aria-selected=move || if selected("tab-trace")() { "true" } else { "false" }
                 tabindex=move || tab_stop(selected("tab-trace")())
                 disabled=move || trace_count() == 0
                 on:click=move |_| {
@@ -212,7 +212,7 @@ fn ViewTabs() -> impl IntoView {
                 role="tab"
                 id="tab-golden"
                 aria-controls="view-panel"
-                aria-selected=move || selected("tab-golden")().to_string()
+                aria-selected=move || if selected("tab-golden")() { "true" } else { "false" }
                 tabindex=move || tab_stop(selected("tab-golden")())
                 on:click=move |_| state.view.set(View::Golden)
             >
@@ -291,7 +291,7 @@ fn CompareTabButton() -> impl IntoView {
             role="tab"
             id="tab-compare"
             aria-controls="view-panel"
-            aria-selected=move || selected().to_string()
+            aria-selected=move || if selected() { "true" } else { "false" }
             tabindex=move || tab_stop(selected())
             on:click=move |_| state.view.set(View::Compare)
         >

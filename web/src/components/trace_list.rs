@@ -367,16 +367,6 @@ fn VirtualTable(
                 on:focusin=move |ev| {
                     focus_row_index.try_set_value(row_index_of(&event_target(&ev)));
                 }
-                on:focusout=move |ev| {
-                    // Leaving the list (or the page): its rows no longer claim the focus.
-                    // Also sent when the list is removed with a row focused, after its
-                    // reactive values are gone: hence the DOM and `try_`.
-                    let to = ev.related_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-                    let list = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-                    if !list.is_some_and(|list| list.contains(to.as_ref())) {
-                        focus_row_index.try_set_value(None);
-                    }
-                }
                 on:scroll=move |ev| {
                     let el: web_sys::Element = event_target(&ev);
                     scroll_top.set(el.scroll_top());
