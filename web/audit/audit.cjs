@@ -631,11 +631,14 @@ function report(audit, label) {
   const byKind = { "same-origin": 0, blob: 0, data: 0, other: 0 };
   const others = [];
   const inline = new Set();
+  const perUrl = {};
   for (const url of audit.requests) {
     const kind = classify(url, audit.site.origin);
     byKind[kind] += 1;
     if (kind === "other") others.push(url);
     if (kind === "data" || kind === "blob") inline.add(url.slice(0, 60));
+    const shown = kind === "same-origin" ? new URL(url).pathname : url.slice(0, 60);
+    perUrl[shown] = (perUrl[shown] ?? 0) + 1;
   }
   audit.check(others.length === 0, `requests to other origins: ${others.join(", ")}`);
   audit.check(audit.sentinel.log.length === 0, `the sentinel server was reached: ${audit.sentinel.log.map((r) => r.path).join(", ")}`);
@@ -660,6 +663,7 @@ function report(audit, label) {
     browser: audit.browserName,
     requests: audit.requests.length,
     byKind,
+    requestsPerUrl: perUrl,
     sitePathsServed: paths,
     dataAndBlobUrls: [...inline],
     sentinelHits: audit.sentinel.log.length,
