@@ -243,3 +243,19 @@ if [ ! -x "$typescript_dir/node_modules/.bin/tsc" ]; then
   npm install --silent --no-audit --no-fund --prefix "$typescript_dir" "typescript@$TYPESCRIPT_VERSION" >/dev/null
 fi
 ln -sfn "$typescript_dir/node_modules/.bin/tsc" "$RAGTRACE_TOOLS_DIR/bin/tsc"
+
+# The site audit (scripts/audit-site.sh) drives Chromium and Firefox with
+# puppeteer-core (Debian's browsers; it downloads none) and runs axe-core's
+# accessibility rules in the page. Neither is part of the site.
+PUPPETEER_CORE_VERSION=24.43.1
+AXE_CORE_VERSION=4.14.1
+audit_dir="$RAGTRACE_TOOLS_DIR/audit-puppeteer-$PUPPETEER_CORE_VERSION-axe-$AXE_CORE_VERSION"
+if [ ! -f "$audit_dir/node_modules/axe-core/axe.min.js" ] ||
+  [ ! -f "$audit_dir/node_modules/puppeteer-core/package.json" ]; then
+  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+  log "npm install puppeteer-core@$PUPPETEER_CORE_VERSION axe-core@$AXE_CORE_VERSION"
+  mkdir -p "$audit_dir"
+  npm install --silent --no-audit --no-fund --prefix "$audit_dir" \
+    "puppeteer-core@$PUPPETEER_CORE_VERSION" "axe-core@$AXE_CORE_VERSION" >/dev/null
+fi
+ln -sfn "$audit_dir/node_modules" "$RAGTRACE_TOOLS_DIR/audit-node-modules"

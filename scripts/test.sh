@@ -63,3 +63,8 @@ bash scripts/check-types.sh
 
 step "release build of the static site"
 bash scripts/build-site.sh
+
+# What the site does in a browser: only its own files requested, nothing run from
+# trace text, no CSP violation or console error, keyboard use, axe-core clean.
+step "site audit (${browsers[*]})"
+RAGTRACE_BROWSERS="${browsers[*]}" bash scripts/audit-site.sh

@@ -70,6 +70,7 @@ pub fn App() -> impl IntoView {
                 <main class="main" id="main">
                     <ErrorPanel/>
                     <StaleBanner/>
+                    <AnalysisStatus/>
                     <ViewTabs/>
                     <MainView/>
                 </main>
@@ -143,6 +144,19 @@ fn StaleBanner() -> impl IntoView {
     }
 }
 
+/// Which tab shows `view`: the ids the tablist's buttons carry.
+fn tab_id(view: View) -> &'static str {
+    match view {
+        View::Trace(_) => "tab-trace",
+        View::Golden => "tab-golden",
+        #[cfg(feature = "compare-tab")]
+        View::Compare => "tab-compare",
+        _ => "tab-batch",
+    }
+}
+
+/// The views as a WAI-ARIA tablist: one tab stop (the selected tab); the arrow
+/// keys, Home and End move to another tab and select it.
 #[component]
 fn ViewTabs() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -151,17 +165,21 @@ fn ViewTabs() -> impl IntoView {
             .analysis
             .with(|a| a.as_ref().map_or(0, |a| a.traces.len()))
     };
-    let is_batch = move || state.shown_view.get() == View::Batch;
+    let selected = move |id: &'static str| move || tab_id(state.shown_view.get()) == id;
     let open_trace = move || match state.shown_view.get() {
         View::Trace(index) => Some(index),
         _ => None,
     };
     view! {
-        <nav class="tabs" aria-label="Views">
+        <div class="tabs" role="tablist" aria-label="Views" on:keydown=move_between_tabs>
             <button
                 type="button"
                 class="tab"
-                aria-pressed=move || is_batch().to_string()
+                role="tab"
+                id="tab-batch"
+                aria-controls="view-panel"
+                aria-selected=move || if selected("tab-batch")() { "true" } else { "false" }
+                tabindex=move || tab_stop(selected("tab-batch")())
                 on:click=move |_| state.view.set(View::Batch)
             >
                 {move || format!("Batch ({})", format::count(trace_count(), "trace", "traces"))}
@@ -169,7 +187,11 @@ fn ViewTabs() -> impl IntoView {
             <button
                 type="button"
                 class="tab"
-                aria-pressed=move || open_trace().is_some().to_string()
+                role="tab"
+                id="tab-trace"
+                aria-controls="view-panel"
+                aria-selected=move || if selected("tab-trace")() { "true" } else { "false" }
+                tabindex=move || tab_stop(selected("tab-trace")())
                 disabled=move || trace_count() == 0
                 on:click=move |_| {
                     if open_trace().is_none() {
@@ -193,14 +215,71 @@ fn ViewTabs() -> impl IntoView {
             <button
                 type="button"
                 class="tab"
+                role="tab"
                 id="tab-golden"
-                aria-pressed=move || (state.shown_view.get() == View::Golden).to_string()
+                aria-controls="view-panel"
+                aria-selected=move || if selected("tab-golden")() { "true" } else { "false" }
+                tabindex=move || tab_stop(selected("tab-golden")())
                 on:click=move |_| state.view.set(View::Golden)
             >
                 "Golden"
             </button>
             <CompareTabButton/>
-        </nav>
+        </div>
+    }
+}
+
+fn tab_stop(selected: bool) -> &'static str {
+    if selected {
+        "0"
+    } else {
+        "-1"
+    }
+}
+
+/// Arrow keys, Home and End on the tablist: focus and select another enabled tab
+/// (automatic activation: a tab's content is ready as soon as it is selected).
+fn move_between_tabs(ev: leptos::ev::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let key = ev.key();
+    if !matches!(key.as_str(), "ArrowRight" | "ArrowLeft" | "Home" | "End") {
+        return;
+    }
+    let Some(list) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let mut tabs = Vec::new();
+    let mut child = list.first_element_child();
+    while let Some(tab) = child {
+        child = tab.next_element_sibling();
+        if tab.get_attribute("role").as_deref() == Some("tab") && !tab.has_attribute("disabled") {
+            tabs.push(tab);
+        }
+    }
+    let focused = document().active_element();
+    let current = tabs
+        .iter()
+        .position(|tab| Some(tab) == focused.as_ref())
+        .unwrap_or(0);
+    let last = tabs.len().saturating_sub(1);
+    let target = match key.as_str() {
+        "ArrowRight" if current == last => 0,
+        "ArrowRight" => current + 1,
+        "ArrowLeft" if current == 0 => last,
+        "ArrowLeft" => current - 1,
+        "Home" => 0,
+        _ => last,
+    };
+    if let Some(tab) = tabs
+        .get(target)
+        .and_then(|t| t.dyn_ref::<web_sys::HtmlElement>())
+    {
+        ev.prevent_default();
+        let _ = tab.focus();
+        tab.click();
     }
 }
 
@@ -210,12 +289,16 @@ fn ViewTabs() -> impl IntoView {
 #[component]
 fn CompareTabButton() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let selected = move || state.shown_view.get() == View::Compare;
     view! {
         <button
             type="button"
             class="tab"
+            role="tab"
             id="tab-compare"
-            aria-pressed=move || (state.shown_view.get() == View::Compare).to_string()
+            aria-controls="view-panel"
+            aria-selected=move || if selected() { "true" } else { "false" }
+            tabindex=move || tab_stop(selected())
             on:click=move |_| state.view.set(View::Compare)
         >
             "Compare"
@@ -227,12 +310,49 @@ fn CompareTabButton() -> impl IntoView {
 #[component]
 fn CompareTabButton() -> impl IntoView {}
 
+/// The analysis summary in one sentence for screen readers, announced (politely)
+/// whenever a knob or the input changes it. Counts are the core's.
+#[component]
+fn AnalysisStatus() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let sentence = Memo::new(move |_| {
+        state.analysis.with(|analysis| {
+            let Some(analysis) = analysis else {
+                return String::new();
+            };
+            let all = &analysis.summary.all;
+            let levels = all
+                .levels
+                .iter()
+                .map(|(level, n)| format!("{} {n}", level.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "{} analysed: {levels}; {} differ from the recorded level.",
+                format::count(all.traces, "trace", "traces"),
+                all.level_differs
+            )
+        })
+    });
+    view! {
+        <p id="analysis-status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+            {sentence}
+        </p>
+    }
+}
+
 #[component]
 fn MainView() -> impl IntoView {
     let state = expect_context::<AppState>();
     let has_analysis = move || state.analysis.with(Option::is_some);
     view! {
-        <div class="results" class:stale=move || state.stale.get()>
+        <div
+            class="results"
+            class:stale=move || state.stale.get()
+            role="tabpanel"
+            id="view-panel"
+            aria-labelledby=move || tab_id(state.shown_view.get())
+        >
             <Show
                 when=has_analysis
                 fallback=|| view! { <p class="empty">"Load traces to see an analysis."</p> }

@@ -149,7 +149,7 @@ pub(crate) fn BaselineComparison() -> impl IntoView {
                     <section class="panel baseline" aria-labelledby="baseline-title">
                         <h2 id="baseline-title">"Baseline vs current"</h2>
                         <p class="hint">"Baseline: " {describe_pin(state)}</p>
-                        <div class="scroll-x">
+                        <div class="scroll-x" tabindex="0">
                             <table class="counts" id="baseline-table">
                                 <thead>
                                     <tr>

@@ -60,7 +60,7 @@ pub(crate) fn BlockTable(
     view! {
         <section class="panel blocks" aria-labelledby="blocks-title">
             <h3 id="blocks-title">"Blocks in processing order"</h3>
-            <div class="scroll-x">
+            <div class="scroll-x" tabindex="0">
                 <table class="block-table" id="block-table">
                     <thead>
                         <tr>

@@ -186,7 +186,7 @@ fn table(
         })
         .collect_view();
     view! {
-        <div class="scroll-x">
+        <div class="scroll-x" tabindex="0">
             <table class="counts" id=id>
                 <caption>{caption}</caption>
                 <thead>

@@ -107,6 +107,7 @@ pub(crate) fn PairTable() -> impl IntoView {
                 </div>
                 <div
                     class="vtable-viewport"
+                    role="rowgroup"
                     tabindex="0"
                     aria-label="Pair rows, scrollable"
                     on:scroll=move |ev| {
@@ -116,7 +117,6 @@ pub(crate) fn PairTable() -> impl IntoView {
                 >
                     <div
                         class="vtable-spacer"
-                        role="rowgroup"
                         style:height=move || [(rows.with(|r| r.len()) as i32 * ROW_HEIGHT).to_string(), "px".to_owned()].concat()
                     >
                         <div

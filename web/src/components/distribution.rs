@@ -40,7 +40,7 @@ pub(crate) fn Distribution() -> impl IntoView {
     view! {
         <section class="panel distribution" aria-labelledby="distribution-title">
             <h2 id="distribution-title">"Relevance levels"</h2>
-            <div class="scroll-x">
+            <div class="scroll-x" tabindex="0">
                 <table class="counts" id="distribution-table">
                     <caption class="visually-hidden">
                         "Traces per relevance level: recorded by the service, recomputed here, and the change"

@@ -72,10 +72,10 @@ pub(crate) fn table(
         }
         body = add(body, Some(tr));
     }
-    Some(add(
-        el("div", "scroll-x", "")?,
-        Some(add(table, Some(body))),
-    ))
+    // Focusable, so a keyboard can scroll it when it is wider than the page.
+    let scroller = el("div", "scroll-x", "")?;
+    set(&scroller, "tabindex", "0");
+    Some(add(scroller, Some(add(table, Some(body)))))
 }
 
 /// A container whose content `build` makes (as plain DOM) and remakes whenever what

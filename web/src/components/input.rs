@@ -25,7 +25,7 @@ pub(crate) fn InputPanel() -> impl IntoView {
     };
     view! {
         <section class="panel input-panel" aria-labelledby="input-title">
-            <h2 id="input-title">"Traces"</h2>
+            <h2 id="input-title">"Load traces"</h2>
             <label for="trace-input">
                 "Paste traces: one trace, a JSON array, " <code>"{\"traces\": [...]}"</code>
                 " or JSON Lines"

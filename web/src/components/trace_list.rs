@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use ragtrace_core::compare::same_batch;
 use ragtrace_core::{Analysis, Level, TraceAnalysis};
 use std::cmp::Ordering;
+use wasm_bindgen::JsCast;
 
 /// Pixel height of one row; must match `.trow` in style.css.
 pub const ROW_HEIGHT: i32 = 30;
@@ -170,6 +171,9 @@ pub fn TraceList() -> impl IntoView {
                 </span>
             </div>
             <ListFilters/>
+            <p class="visually-hidden" id="trace-list-keys">
+                "Up and down arrows move between traces, Home and End to the first and last, Enter opens one."
+            </p>
             <VirtualTable rows=rows baseline=baseline/>
         </section>
     }
@@ -313,6 +317,9 @@ fn VirtualTable(
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     let scroll_top = RwSignal::new(0i32);
+    let viewport = NodeRef::<leptos::html::Div>::new();
+    // The aria-rowindex of the row that holds (or is to get) the focus, if any.
+    let focus_row_index = StoredValue::new(None::<usize>);
     let pinned = move || baseline.with(Option::is_some);
     // The window of rows to render: a function of the scroll position only.
     let window = move || {
@@ -350,17 +357,28 @@ fn VirtualTable(
             </div>
             <div
                 class="vtable-viewport"
+                role="rowgroup"
                 tabindex="0"
                 aria-label="Trace rows, scrollable"
+                aria-describedby="trace-list-keys"
+                node_ref=viewport
+                on:keydown=move |ev| {
+                    let len = rows.with_untracked(|r| r.len());
+                    move_between_rows(ev, len, scroll_top, focus_row_index)
+                }
+                on:focusin=move |ev| {
+                    focus_row_index.try_set_value(row_index_of(&event_target(&ev)));
+                }
                 on:scroll=move |ev| {
                     let el: web_sys::Element = event_target(&ev);
                     scroll_top.set(el.scroll_top());
                 }
             >
-                <div class="vtable-spacer" role="rowgroup" style:height=spacer_height>
+                <div class="vtable-spacer" style:height=spacer_height>
                     <div class="vtable-window" style:transform=offset>
                         {move || {
                             let (first, last) = window();
+                            keep_row_focus(viewport, focus_row_index);
                             // The rows' structure follows the batch, the window, the list
                             // and the baseline; the analysis itself only updates cells. Read,
                             // not only tracked, so the lazy memo is brought up to date.
@@ -389,6 +407,112 @@ fn VirtualTable(
             </div>
         </div>
     }
+}
+
+/// Arrow keys, Home and End in the list's scroll container move the focus between
+/// rows (their buttons, which Enter opens); the list is one tab stop. A row outside
+/// the rendered window is scrolled to first and focused once it is rendered.
+fn move_between_rows(
+    ev: leptos::ev::KeyboardEvent,
+    len: usize,
+    scroll_top: RwSignal<i32>,
+    focus_row_index: StoredValue<Option<usize>>,
+) {
+    let Some(viewport) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let key = ev.key();
+    if len == 0 || !matches!(key.as_str(), "ArrowDown" | "ArrowUp" | "Home" | "End") {
+        return;
+    }
+    let focused = focus_row_index
+        .get_value()
+        .and_then(|index| index.checked_sub(2));
+    let first_in_view = (viewport.scroll_top() / ROW_HEIGHT) as usize;
+    let target = match (key.as_str(), focused) {
+        ("Home", _) => 0,
+        ("End", _) => len - 1,
+        ("ArrowDown", Some(row)) => row + 1,
+        ("ArrowUp", Some(row)) => row.saturating_sub(1),
+        _ => first_in_view,
+    }
+    .min(len - 1);
+    ev.prevent_default();
+    let top = target as i32 * ROW_HEIGHT;
+    let height = viewport.client_height();
+    if top < viewport.scroll_top() {
+        viewport.set_scroll_top(top);
+    } else if top + ROW_HEIGHT > viewport.scroll_top() + height {
+        viewport.set_scroll_top(top + ROW_HEIGHT - height);
+    }
+    // Claimed before the rows are rebuilt for the new scroll position.
+    focus_row_index.set_value(Some(target + 2));
+    scroll_top.set(viewport.scroll_top());
+    focus_row(&viewport, target + 2);
+}
+
+/// A row's place in the shown list, as its aria-rowindex (2 = the first row).
+fn row_index_of(el: &web_sys::Element) -> Option<usize> {
+    let row = el.closest(".vtable-window .trow").ok()??;
+    row.get_attribute("aria-rowindex")?.parse().ok()
+}
+
+/// Focuses the button of the row at `row_index` if it is rendered, without
+/// scrolling (the callers have scrolled as needed).
+fn focus_row(viewport: &web_sys::Element, row_index: usize) -> bool {
+    let selector = format!(".trow[aria-rowindex=\"{row_index}\"] button");
+    let Some(button) = viewport
+        .query_selector(&selector)
+        .ok()
+        .flatten()
+        .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return false;
+    };
+    focus_in_place(&button);
+    true
+}
+
+fn focus_in_place(el: &web_sys::HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
+}
+
+/// The window's rows are rebuilt (or reused for other traces) whenever it moves,
+/// which would drop the focus or leave it on another trace: once they are, the
+/// row that claims the focus gets it back (the list itself, if that row has left
+/// the window), unless the focus has gone elsewhere.
+fn keep_row_focus(
+    viewport: NodeRef<leptos::html::Div>,
+    focus_row_index: StoredValue<Option<usize>>,
+) {
+    if focus_row_index.get_value().is_none() {
+        return;
+    }
+    request_animation_frame(move || {
+        // The list may be gone by now (another view opened).
+        let (Some(Some(viewport)), Some(Some(row_index))) = (
+            viewport.try_get_untracked(),
+            focus_row_index.try_get_value(),
+        ) else {
+            return;
+        };
+        let active = document().active_element();
+        if active.as_ref().and_then(row_index_of) == Some(row_index) {
+            return;
+        }
+        let in_list = active.as_ref().is_none_or(|el| {
+            viewport.contains(Some(el.as_ref()))
+                || document().body().is_some_and(|body| *body == *el)
+        });
+        if in_list && !focus_row(&viewport, row_index) {
+            focus_in_place(&viewport);
+        }
+    });
 }
 
 /// One row. `t` gives what knob changes leave alone (position, name, mode, the
@@ -462,7 +586,7 @@ fn trace_row(
         >
             <div role="cell" class="tcell num">{t.trace.position}</div>
             <div role="cell" class="tcell name">
-                <button type="button" class="link" title=t.trace.query.as_deref().unwrap_or("").to_owned()>
+                <button type="button" class="link" tabindex="-1" title=t.trace.query.as_deref().unwrap_or("").to_owned()>
                     {t.name().into_owned()}
                 </button>
             </div>

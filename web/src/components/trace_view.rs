@@ -153,7 +153,7 @@ fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl I
             <table class="outcome-table" id="outcome-table">
                 <thead>
                     <tr>
-                        <th scope="col"></th>
+                        <th scope="col"><span class="visually-hidden">"field"</span></th>
                         <th scope="col">"recomputed"</th>
                         <th scope="col">"recorded"</th>
                         {baseline_level.map(|_| view! { <th scope="col">"baseline"</th> })}

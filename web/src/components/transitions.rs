@@ -54,7 +54,7 @@ pub(crate) fn Transitions() -> impl IntoView {
                 }
                 Some(rows) => {
                     view! {
-                        <div class="scroll-x">
+                        <div class="scroll-x" tabindex="0">
                             <table class="matrix" id="transition-matrix">
                                 <caption class="visually-hidden">
                                     "Rows: level the service recorded. Columns: level recomputed here."
