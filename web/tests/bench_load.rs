@@ -2,7 +2,7 @@
 //! Prints figures; asserts no timings.
 //!
 //! Run with `bash scripts/bench.sh browser` (compiled as the site is). Prints, for
-//! one file of about 400 MB (the generated 10,000-trace batch as JSON Lines,
+//! one file of about 430 MB (the generated 10,000-trace batch as JSON Lines,
 //! repeated): load -> painted analysis against `JSON.parse` of the same lines in
 //! the same page, the longest long task while reading and the one of the first
 //! analysis, a keystroke in the paste box -> painted frame and a knob -> painted
@@ -19,7 +19,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const TRACES: usize = 10_000;
 const CANDIDATES_PER_TRACE: usize = 10;
-/// How many times the generated lines are repeated: 11 x 37.6 MB is about 414 MB.
+/// How many times the generated lines are repeated: 11 x 39.0 MB is about 429 MB.
 /// `RAGTRACE_BENCH_REPEATS` (read when compiling) sets another size: 1 is 37.6 MB.
 const REPEATS: usize = match option_env!("RAGTRACE_BENCH_REPEATS") {
     Some(repeats) => parse_count(repeats),
