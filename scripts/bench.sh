@@ -26,7 +26,7 @@ if [ "$which" = all ] || [ "$which" = native ]; then
 fi
 if [ "$which" = all ] || [ "$which" = browser ]; then
   # Compiled as the site is: the release profile at the site profile's opt-level z
-  # (LTO, one codegen unit). bench_load reads a 414 MB file: far longer than the
+  # (LTO, one codegen unit). bench_load reads a 429 MB file: far longer than the
   # runner's default 20 s.
   WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-900} CARGO_TARGET_DIR="$ROOT/target/bench-wasm" \
     CARGO_PROFILE_RELEASE_OPT_LEVEL=z \

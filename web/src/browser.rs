@@ -28,7 +28,15 @@ pub fn read_files(state: AppState, files: web_sys::FileList) {
                 continue;
             }
             match read_in_slices(state, ticket, &file, count - index - 1).await {
-                Ok(Some(document)) => state.add_parsed(document),
+                Ok(Some(document)) => {
+                    // The last slice's task ends with the bar full; the first
+                    // analysis of the new batch runs in a task of its own.
+                    gloo_timers::future::TimeoutFuture::new(0).await;
+                    if !state.load_is_current(ticket) {
+                        return;
+                    }
+                    state.add_parsed(document)
+                }
                 Ok(None) => return,
                 Err(error) => state.notice.set(Some(format!(
                     "{name} could not be read: {}",

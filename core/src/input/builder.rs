@@ -434,7 +434,8 @@ pub(super) fn finish_candidates(
                 continue;
             }
         };
-        let path = format!("{prefix}/{index}");
+        // Written only for a finding: most candidates have none.
+        let path = || format!("{prefix}/{index}");
         let RawCandidate {
             evidence_key,
             doc_id,
@@ -455,7 +456,9 @@ pub(super) fn finish_candidates(
             extra,
             diags,
         } = raw;
-        prefix_diags(diags, &path, diagnostics);
+        if !diags.0.is_empty() {
+            prefix_diags(diags, &path(), diagnostics);
+        }
         let rank = match rank.unwrap_or(RawRank::Absent) {
             RawRank::Int(r) => Rank::Given(r),
             RawRank::Invalid(text) => Rank::Invalid(text),
@@ -466,7 +469,7 @@ pub(super) fn finish_candidates(
                         "no originalRank: its position in the array ({}) is used",
                         index + 1
                     ),
-                    path.clone(),
+                    path(),
                 ));
                 Rank::Position(index as u64 + 1)
             }
@@ -492,20 +495,20 @@ pub(super) fn finish_candidates(
                 }
                 (None, None) => "no scoreLabel and no trace mode: quality 0".to_owned(),
             };
-            diagnostics.push(Diagnostic::error("unknown-label", message, path.clone()));
+            diagnostics.push(Diagnostic::error("unknown-label", message, path()));
         }
         if canonical == Some(CanonicalLabel::Dense) && score.is_some_and(|d| d < 0.0) {
             diagnostics.push(Diagnostic::warning(
                 "negative-distance",
                 "negative L2 distance treated as 0",
-                format!("{path}/score"),
+                format!("{}/score", path()),
             ));
         }
         if dense_distance.is_some_and(|d| d < 0.0) {
             diagnostics.push(Diagnostic::warning(
                 "negative-distance",
                 "negative denseDistance treated as 0",
-                format!("{path}/denseDistance"),
+                format!("{}/denseDistance", path()),
             ));
         }
         let (excerpt, excerpt_chars) = match excerpt {

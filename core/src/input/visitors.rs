@@ -62,41 +62,58 @@ pub(super) enum CandKey {
     HitReasons,
 }
 
-pub(super) fn candidate_key(name: &str) -> Option<(CandKey, &'static str)> {
+/// Every candidate field the reader knows, in both spellings.
+const CANDIDATE_KEYS: &[(&str, CandKey)] = {
     use CandKey::*;
-    Some(match name {
-        "evidenceKey" => (EvidenceKey, "evidenceKey"),
-        "evidence_key" => (EvidenceKey, "evidence_key"),
-        "docId" => (DocId, "docId"),
-        "doc_id" => (DocId, "doc_id"),
-        "chunkIndex" => (ChunkIndex, "chunkIndex"),
-        "chunk_index" => (ChunkIndex, "chunk_index"),
-        "breadcrumb" => (Breadcrumb, "breadcrumb"),
-        "title" => (Title, "title"),
-        "sourceType" => (SourceType, "sourceType"),
-        "source_type" => (SourceType, "source_type"),
-        "excerpt" => (Excerpt(0), "excerpt"),
-        "content" => (Excerpt(1), "content"),
-        "text" => (Excerpt(2), "text"),
-        "originalRank" => (OriginalRank, "originalRank"),
-        "original_rank" => (OriginalRank, "original_rank"),
-        "score" => (Score, "score"),
-        "scoreLabel" => (ScoreLabel, "scoreLabel"),
-        "score_label" => (ScoreLabel, "score_label"),
-        "rawScore" => (RawScore, "rawScore"),
-        "raw_score" => (RawScore, "raw_score"),
-        "denseDistance" => (DenseDistance, "denseDistance"),
-        "dense_distance" => (DenseDistance, "dense_distance"),
-        "baseScore" => (BaseScore, "baseScore"),
-        "base_score" => (BaseScore, "base_score"),
-        "finalScore" => (FinalScore, "finalScore"),
-        "final_score" => (FinalScore, "final_score"),
-        "boostReasons" => (BoostReasons, "boostReasons"),
-        "boost_reasons" => (BoostReasons, "boost_reasons"),
-        "hitReasons" => (HitReasons, "hitReasons"),
-        "hit_reasons" => (HitReasons, "hit_reasons"),
-        _ => return None,
-    })
+    &[
+        ("evidenceKey", EvidenceKey),
+        ("evidence_key", EvidenceKey),
+        ("docId", DocId),
+        ("doc_id", DocId),
+        ("chunkIndex", ChunkIndex),
+        ("chunk_index", ChunkIndex),
+        ("breadcrumb", Breadcrumb),
+        ("title", Title),
+        ("sourceType", SourceType),
+        ("source_type", SourceType),
+        ("excerpt", Excerpt(0)),
+        ("content", Excerpt(1)),
+        ("text", Excerpt(2)),
+        ("originalRank", OriginalRank),
+        ("original_rank", OriginalRank),
+        ("score", Score),
+        ("scoreLabel", ScoreLabel),
+        ("score_label", ScoreLabel),
+        ("rawScore", RawScore),
+        ("raw_score", RawScore),
+        ("denseDistance", DenseDistance),
+        ("dense_distance", DenseDistance),
+        ("baseScore", BaseScore),
+        ("base_score", BaseScore),
+        ("finalScore", FinalScore),
+        ("final_score", FinalScore),
+        ("boostReasons", BoostReasons),
+        ("boost_reasons", BoostReasons),
+        ("hitReasons", HitReasons),
+        ("hit_reasons", HitReasons),
+    ]
+};
+
+pub(super) fn candidate_key(name: &str) -> Option<(CandKey, &'static str)> {
+    known_key(CANDIDATE_KEYS, name)
+}
+
+/// The entry of `table` spelled `name`. The length and the first byte rule out
+/// almost every entry before any bytes are compared: comparing the name with each
+/// spelling in turn took a seventh of a JSON Lines parse.
+fn known_key<K: Copy>(table: &[(&'static str, K)], name: &str) -> Option<(K, &'static str)> {
+    let first = name.as_bytes().first();
+    table
+        .iter()
+        .find(|(known, _)| {
+            known.len() == name.len() && known.as_bytes().first() == first && *known == name
+        })
+        .map(|&(known, key)| (key, known))
 }
 
 pub(super) enum RawRank {

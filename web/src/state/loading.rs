@@ -4,14 +4,17 @@ use super::AppState;
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Bytes read and parsed per slice. One MB of JSON Lines parses in about 15-25 ms
-/// in this page (docs/performance.md), inside the 50 ms a task may take.
-pub const SLICE_BYTES: usize = 1 << 20;
+/// Bytes read and parsed per slice. Half a MB of JSON Lines parses in about 12 ms
+/// in this page at the site's opt-level (docs/performance.md): inside the 50 ms a task
+/// may take with room for a busy machine (1 MB slices measured 115 ms at worst).
+pub const SLICE_BYTES: usize = 1 << 19;
 
-/// The largest file the page reads. Past it the parsed batch and its analysis no
-/// longer fit in the 4 GiB a wasm32 page can address (docs/decisions.md has the
-/// measurement); the command line streams such a file natively.
-pub const LARGEST_FILE: u64 = 1 << 30;
+/// The largest file the page reads. Loaded, a JSON Lines file takes 1.78 times its
+/// size in wasm memory, the first analysis included (429 MB measured by
+/// `bash scripts/bench.sh browser`); a wasm32 page can address 4 GiB, and a knob
+/// builds a second analysis beside the first. 1.5 GB takes 2.7 GB and leaves the
+/// rest for that; the command line streams larger files natively.
+pub const LARGEST_FILE: u64 = 1_500_000_000;
 
 static SLICE: AtomicUsize = AtomicUsize::new(SLICE_BYTES);
 
