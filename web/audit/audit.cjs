@@ -618,6 +618,14 @@ async function auditIn(browserName, site, sentinel, label) {
     }
     await audit.watch(page);
     await audit.run(page);
+    // Last, since it ends the page: in the site build a panic is a wasm abort, which
+    // web/bootstrap.js turns into the error banner.
+    const banner = await page.evaluate(() => {
+      window.dispatchEvent(new ErrorEvent("error", { error: new WebAssembly.RuntimeError("unreachable") }));
+      const shown = document.querySelector(".fatal-banner[role=alert]");
+      return shown ? shown.textContent : null;
+    });
+    audit.check(banner !== null && banner.includes("internal error"), "a wasm abort did not show the error banner");
   } catch (error) {
     audit.fail(`the scenario stopped: ${error.stack || error}`);
   } finally {
