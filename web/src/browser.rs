@@ -3,28 +3,26 @@
 
 use crate::state::loading::{slice_bytes, too_large, LoadProgress, LARGEST_FILE};
 use crate::state::{AppState, Document, Origin, Shared};
-use gloo_file::futures::{read_as_bytes, read_as_text};
-use gloo_file::{Blob, File, FileReadError};
 use leptos::prelude::Set;
 use ragtrace_core::input::DocumentReader;
 use ragtrace_core::ParsedBatch;
 use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::File;
 
 /// Reads every file (picked or dropped) in slices, one file after the other, and
 /// adds each to the batch when it is read. A load already running is cancelled.
 pub fn read_files(state: AppState, files: web_sys::FileList) {
-    let files: Vec<File> = (0..files.length())
-        .filter_map(|i| files.get(i))
-        .map(File::from)
-        .collect();
+    let files: Vec<File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
     let ticket = state.begin_load();
     leptos::task::spawn_local(async move {
         let count = files.len();
         for (index, file) in files.into_iter().enumerate() {
             let name = file.name();
-            if file.size() > LARGEST_FILE {
-                state.notice.set(Some(too_large(&name, file.size())));
+            let size = file.size() as u64;
+            if size > LARGEST_FILE {
+                state.notice.set(Some(too_large(&name, size)));
                 continue;
             }
             match read_in_slices(state, ticket, &file, count - index - 1).await {
@@ -40,7 +38,7 @@ pub fn read_files(state: AppState, files: web_sys::FileList) {
                 Ok(None) => return,
                 Err(error) => state.notice.set(Some(format!(
                     "{name} could not be read: {}",
-                    describe_read_error(&error)
+                    describe(&error)
                 ))),
             }
         }
@@ -58,9 +56,9 @@ async fn read_in_slices(
     ticket: u64,
     file: &File,
     files_after: usize,
-) -> Result<Option<Document>, FileReadError> {
+) -> Result<Option<Document>, JsValue> {
     let name = file.name();
-    let size = file.size();
+    let size = file.size() as u64;
     let slice = slice_bytes() as u64;
     let mut progress = LoadProgress {
         file: name.clone(),
@@ -76,8 +74,17 @@ async fn read_in_slices(
     let mut batch = ParsedBatch::default();
     // A file small enough to be remembered across reloads keeps its text.
     let mut kept = (size <= crate::persist::STORE_LIMIT as u64).then(Vec::new);
-    let read_from =
-        |start: u64| read_as_bytes(&Blob::from(file.slice(start, size.min(start + slice))));
+    let read_from = |start: u64| {
+        let end = size.min(start + slice);
+        // Started now, not when first awaited: the next slice is read while this one is parsed.
+        let reading = file
+            .slice_with_f64_and_f64(start as f64, end as f64)
+            .map(|part| JsFuture::from(part.array_buffer()));
+        async move {
+            let buffer = reading?.await?;
+            Ok::<_, JsValue>(js_sys::Uint8Array::new(&buffer).to_vec())
+        }
+    };
     let mut next = Some(read_from(0));
     while let Some(reading) = next.take() {
         let bytes = reading.await?;
@@ -122,26 +129,16 @@ pub fn read_text(
     file: web_sys::File,
     then: impl FnOnce(String, String) + 'static,
 ) {
-    let file = File::from(file);
     leptos::task::spawn_local(async move {
-        match read_as_text(&file).await {
-            Ok(text) => then(file.name(), text),
+        match JsFuture::from(file.text()).await {
+            Ok(text) => then(file.name(), text.as_string().unwrap_or_default()),
             Err(error) => state.notice.set(Some(format!(
                 "{} could not be read: {}",
                 file.name(),
-                describe_read_error(&error)
+                describe(&error)
             ))),
         }
     });
-}
-
-fn describe_read_error(error: &FileReadError) -> String {
-    match error {
-        FileReadError::AbortedEarly => "the read was stopped".to_owned(),
-        FileReadError::NotFound(why)
-        | FileReadError::NotReadable(why)
-        | FileReadError::Security(why) => why.clone(),
-    }
 }
 
 fn describe(error: &JsValue) -> String {
