@@ -108,7 +108,7 @@ async fn a_baseline_is_compared_only_with_an_analysis_of_its_own_batch() {
     settle().await;
     assert!(text(&root, ".error-panel").contains("maxL2Distance"));
     // ...of the sample, while the batch becomes two other traces.
-    paste(&root, SAMPLE_LOOKUP_RESULTS);
+    paste(&root, SAMPLE_LOOKUP_RESULTS).await;
     settle().await;
     let traces = sample_under(&Settings::default()).traces.len();
     let tabs = text(&root, ".tabs");
