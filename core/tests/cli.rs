@@ -1,17 +1,11 @@
 //! End-to-end: the `ragtrace` binary, its output and its exit codes.
 #![cfg(feature = "cli")]
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
+use common::fixture;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 fn ragtrace(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ragtrace"))

@@ -1,16 +1,11 @@
 //! End-to-end: `ragtrace calibrate`, its files, its output and its exit codes.
 #![cfg(feature = "cli")]
 
+mod common;
+
+use common::fixture;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn ragtrace(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ragtrace"))

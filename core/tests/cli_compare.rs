@@ -1,17 +1,12 @@
 //! End-to-end: `ragtrace compare` and `ragtrace eval --baseline`, their files and exit codes.
 #![cfg(feature = "cli")]
 
+mod common;
+
+use common::fixture;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn ragtrace(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ragtrace"))

@@ -3,19 +3,13 @@
 //! from its first chunk.
 #![cfg(feature = "cli")]
 
+mod common;
+
+use common::fixture;
 use ragtrace_core::testdata::{generate_batch, generate_batch_lines};
 use serde_json::Value;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-
-fn fixture(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn temp_file(name: &str, bytes: &[u8]) -> String {
     let dir = std::env::temp_dir().join(format!("ragtrace-cli-stream-{}", std::process::id()));

@@ -84,13 +84,7 @@ async fn knob_to_next_frame_on_the_compare_tab() {
     wait_for(&root, "#compare-counts", "pairs").await;
     next_frame().await;
 
-    let mut idle_ms = Vec::new();
-    for _ in 0..ROUNDS {
-        let t = now();
-        next_frame().await;
-        sleep(0).await;
-        idle_ms.push(now() - t);
-    }
+    let idle_ms = idle_frames(ROUNDS).await;
     let mut frame_ms = Vec::new();
     for i in 0..ROUNDS {
         let value = if i % 2 == 0 { "0.8" } else { "1.1" };

@@ -250,13 +250,7 @@ async fn a_400_mb_json_lines_file_through_the_streamed_path() {
 
     // A keystroke in the paste box -> the next painted frame, with the batch loaded.
     // Keystrokes come faster than the paste pause, as in typing.
-    let mut idle_ms = Vec::new();
-    for _ in 0..ROUNDS {
-        let t = now();
-        next_frame().await;
-        sleep(0).await;
-        idle_ms.push(now() - t);
-    }
+    let idle_ms = idle_frames(ROUNDS).await;
     let mut keystroke_ms = Vec::new();
     let mut typed = String::new();
     for i in 0..ROUNDS {

@@ -97,13 +97,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
 
     // The floor: the same wait with no input at all. Frames come every ~16.7 ms at
     // 60 Hz, so "next painted frame" cannot read much lower than this.
-    let mut idle_ms = Vec::new();
-    for _ in 0..ROUNDS {
-        let t = now();
-        next_frame().await;
-        sleep(0).await;
-        idle_ms.push(now() - t);
-    }
+    let idle_ms = idle_frames(ROUNDS).await;
 
     // What waiting for the microtasks costs by itself, with nothing queued.
     let mut drain_ms = Vec::new();

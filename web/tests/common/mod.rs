@@ -211,6 +211,19 @@ pub fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
+/// The floor of "input -> next painted frame": the same wait, `rounds` times, with no
+/// input at all (frames come every ~16.7 ms at 60 Hz).
+pub async fn idle_frames(rounds: usize) -> Vec<f64> {
+    let mut idle_ms = Vec::new();
+    for _ in 0..rounds {
+        let t = now();
+        next_frame().await;
+        sleep(0).await;
+        idle_ms.push(now() - t);
+    }
+    idle_ms
+}
+
 pub fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
