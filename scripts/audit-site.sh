@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Audits the built site in headless Chromium and Firefox (web/audit/audit.cjs):
 # every request same-origin, no script run from trace text, no CSP violation,
-# no console error, keyboard use, and axe-core with no serious or critical finding
+# no console error, the split-off tabs fetched only when opened, keyboard use, and axe-core with no serious or critical finding
 # on any tab. Prints one line per browser; details go to target/audit/.
 #
 #   bash scripts/audit-site.sh              # audits dist/ (bash scripts/build-site.sh first)
 #   bash scripts/audit-site.sh DIR          # audits another build of the site
-#   bash scripts/audit-site.sh --features   # builds and audits the page with the Compare
-#                                           # tab and the Calibration panel (a dev build)
 # RAGTRACE_BROWSERS=--chrome limits it to one browser, as for the browser tests.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,12 +16,7 @@ source scripts/env.sh
 
 dist=dist
 label=site
-if [ "${1:-}" = --features ]; then
-  dist=target/audit/site-features
-  label=features
-  with_wasm_toolchain trunk --quiet build --features compare-tab,calibration-panel \
-    --public-url ./ --dist "$dist"
-elif [ -n "${1:-}" ]; then
+if [ -n "${1:-}" ]; then
   dist=$1
   label=$(basename "$dist")
 fi

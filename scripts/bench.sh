@@ -31,7 +31,7 @@ if [ "$which" = all ] || [ "$which" = browser ]; then
   WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-900} CARGO_TARGET_DIR="$ROOT/target/bench-wasm" \
     CARGO_PROFILE_RELEASE_OPT_LEVEL=z \
     with_wasm_toolchain wasm-pack --log-level warn test --release --headless --chrome web \
-      --features bench --test bench_slider --test bench_load -- --nocapture 2>&1 | grep '^bench:'
+      --features bench --test bench_slider --test bench_compare --test bench_load -- --nocapture 2>&1 | grep '^bench:'
 fi
 if [ "$which" = all ] || [ "$which" = js ]; then
   # The package as `wasm-pack build --release` makes it, and the batch of

@@ -15,6 +15,9 @@ source scripts/env.sh
 #   page's error banner; builds for tests and `trunk serve` keep the message;
 # - panic locations are dropped (-Zlocation-detail=none): about 3.7 KB when
 #   panics still had messages.
+# - the tabs a visitor may never open (Compare, Golden) are split into modules
+#   fetched when first shown (`--cfg ragtrace_split`, web/src/lazy.rs;
+#   scripts/split-site.sh): the budget is the module the page starts with.
 # Stable compilers take these unstable options with RUSTC_BOOTSTRAP=1 (Debian's
 # route builds its std that way too). RUSTFLAGS replaces .cargo/config.toml's
 # rustflags, hence erase_components again.
@@ -23,11 +26,29 @@ export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 # Trunk runs cargo offline; std's own dependencies are fetched here, once.
 with_wasm_toolchain cargo fetch --quiet
-RUSTFLAGS="--cfg erase_components -Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort" \
+RUSTFLAGS="--cfg erase_components --cfg ragtrace_split -Clink-args=--emit-relocs -Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort" \
   with_wasm_toolchain trunk --quiet build --release --public-url ./ "$@"
+with_wasm_toolchain bash scripts/split-site.sh dist
+# The budget (300 KiB gzip) is the module every visitor downloads before the first
+# paint; the lazily loaded parts are printed beside it.
+main_gz=0
+total_gz=0
 for wasm in dist/*.wasm; do
   raw=$(stat -c %s "$wasm")
   gz=$(gzip -9 -c "$wasm" | wc -c)
-  awk -v name="$(basename "$wasm")" -v raw="$raw" -v gz="$gz" \
-    'BEGIN { printf "site: %s  %.1f KB raw, %.1f KB gzip\n", name, raw / 1024, gz / 1024 }'
+  total_gz=$((total_gz + gz))
+  if [[ "$(basename "$wasm")" == ragtrace-web_bg.wasm ]]; then
+    main_gz=$gz
+    role="first load"
+  else
+    role="loaded when its tab is first shown"
+  fi
+  awk -v name="$(basename "$wasm")" -v raw="$raw" -v gz="$gz" -v role="$role" \
+    'BEGIN { printf "site: %s  %.1f KB raw, %.1f KB gzip (%s)\n", name, raw / 1024, gz / 1024, role }'
 done
+awk -v main="$main_gz" -v total="$total_gz" -v budget=307200 \
+  'BEGIN { printf "site: first load %.1f KB gzip of the %.0f KB budget (%d bytes to spare); all wasm %.1f KB gzip\n", main / 1024, budget / 1024, budget - main, total / 1024 }'
+if ((main_gz > 307200)); then
+  echo "site: the first-load wasm is over its 300 KB gzip budget" >&2
+  exit 1
+fi

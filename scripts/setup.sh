@@ -24,6 +24,7 @@ source "$ROOT/scripts/env.sh"
 TRUNK_VERSION=0.21.14
 WASM_PACK_VERSION=0.13.1
 GECKODRIVER_VERSION=0.37.1
+WASM_SPLIT_VERSION=0.2.4
 LLVM_MAJOR=22
 
 log() { printf 'setup: %s\n' "$*" >&2; }
@@ -212,6 +213,16 @@ fi
 cargo_tool wasm-bindgen-cli "$wasm_bindgen_version" wasm-bindgen
 cargo_tool trunk "$TRUNK_VERSION" trunk --locked
 cargo_tool wasm-pack "$WASM_PACK_VERSION" wasm-pack --locked
+# The site build splits the page's wasm at its lazily loaded tabs
+# (scripts/split-site.sh). Its binary has no --version: a stamp file says which
+# version is installed.
+split_stamp="$RAGTRACE_TOOLS_DIR/wasm-split-cli.version"
+if [ ! -x "$RAGTRACE_TOOLS_DIR/bin/wasm-split-cli" ] ||
+  [ "$(cat "$split_stamp" 2>/dev/null)" != "$WASM_SPLIT_VERSION" ]; then
+  rm -f "$RAGTRACE_TOOLS_DIR/bin/wasm-split-cli"
+  cargo_tool wasm_split_cli_support "$WASM_SPLIT_VERSION" wasm-split-cli --locked --features build-binary
+  echo "$WASM_SPLIT_VERSION" >"$split_stamp"
+fi
 if [ "${RAGTRACE_SKIP_BROWSERS:-}" != 1 ]; then
   cargo_tool geckodriver "$GECKODRIVER_VERSION" geckodriver --locked
 fi

@@ -22,9 +22,11 @@ step "wasm32 clippy (-D warnings)"
 # wired into the linked toolchain by scripts/setup.sh. Benchmarks are native
 # only (criterion does not build for wasm32).
 with_wasm_toolchain cargo clippy --workspace --lib --bins --tests \
-  --features ragtrace-web/bench,ragtrace-web/compare-tab,ragtrace-web/calibration-panel --target wasm32-unknown-unknown --quiet -- -D warnings
-# The page as the site builds it (without the features above).
-with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-unknown --quiet -- -D warnings
+  --features ragtrace-web/bench --target wasm32-unknown-unknown --quiet -- -D warnings
+# The page as the site builds it: split at its lazily loaded tabs (web/src/lazy.rs).
+# Its own target dir: other rustflags would rebuild everything above.
+RUSTFLAGS="--cfg erase_components --cfg ragtrace_split" CARGO_TARGET_DIR="$ROOT/target/split-clippy" \
+  with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-unknown --quiet -- -D warnings
 
 step "native tests"
 cargo test --workspace --all-features
@@ -53,10 +55,10 @@ fi
 # The core has no browser tests of its own: the JS API's (js) run it in wasm.
 step "browser tests: js (${browsers[*]})"
 with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" js
-# The page's tests include the Compare tab and the Calibration panel, which the
-# site build leaves out (web/Cargo.toml).
+# The page's tests run it as one module; the site's split (web/src/lazy.rs) is
+# checked by the site audit below, which opens every tab in both browsers.
 step "browser tests: web (${browsers[*]})"
-with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" web --features compare-tab,calibration-panel
+with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" web
 
 step "TypeScript declarations of the JS package (tsc)"
 bash scripts/check-types.sh

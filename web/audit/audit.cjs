@@ -39,6 +39,18 @@ function parseArgs(argv) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// The element each tab shows once its content (maybe a split-off module) is there.
+const TAB_CONTENT = { "tab-golden": "#golden-input", "tab-compare": "#compare-sample" };
+
+async function openTab(page, tab) {
+  await clickSelector(page, `#${tab}`);
+  const content = TAB_CONTENT[tab];
+  if (content) await until(page, `the content of #${tab}`, (selector) => document.querySelector(selector) !== null, content);
+}
+
+// A module of the site split off the one the page starts with (scripts/split-site.sh).
+const isLazyModule = (url) => url.endsWith(".wasm") && !url.endsWith("/ragtrace-web_bg.wasm");
+
 const CONTENT_TYPES = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript",
@@ -216,6 +228,10 @@ class Audit {
     const start = `${this.site.origin}/`;
     await page.goto(start, { waitUntil: "load" });
     await waitAnalysed(page);
+    // The tabs a visitor may never open are separate modules (web/src/lazy.rs):
+    // none of them is fetched for the first paint.
+    this.lazyAtStart = this.requests.filter(isLazyModule).map((url) => new URL(url).pathname);
+    this.check(this.lazyAtStart.length === 0, `lazily loaded modules fetched at start: ${this.lazyAtStart.join(", ")}`);
     this.declaresIcon = await page.evaluate(() => document.querySelector('link[rel~="icon"]') !== null);
 
     const steps = [
@@ -397,21 +413,21 @@ class Audit {
   }
 
   async golden(page) {
-    await clickSelector(page, "#tab-golden");
-    await until(page, "the golden tab", () => document.querySelector("#golden-input") !== null);
+    await openTab(page, "tab-golden");
     const cases = fs
       .readFileSync(path.join(__dirname, "hostile-cases.json"), "utf8")
       .replaceAll("SENTINEL", this.sentinel.origin);
     await insertText(page, "#golden-input", cases);
     await until(page, "the golden report", () => document.querySelector("#golden-levels") !== null);
+    await until(page, "the calibration panel", () => document.querySelector("#calibration") !== null);
     await this.clickAll(page, "#golden-filter button");
     await this.scriptsFromTraceText(page, "after pasting hostile cases");
   }
 
   async compare(page) {
-    if (!(await page.$("#tab-compare"))) return;
-    await clickSelector(page, "#tab-compare");
-    await sleep(300);
+    await openTab(page, "tab-compare");
+    await clickSelector(page, "#compare-sample");
+    await until(page, "the comparison", () => document.querySelector("#compare-counts") !== null);
     // Every button of the tab that loads something (the samples, the split).
     await this.clickAll(page, ".compare-view button:not([id*='download'])");
     await sleep(500);
@@ -450,7 +466,7 @@ class Audit {
     };
     for (const tab of tabs) {
       if (await page.$eval(`#${tab}`, (t) => t.disabled)) continue;
-      await clickSelector(page, `#${tab}`);
+      await openTab(page, tab);
       await sleep(300);
       if (tab === "tab-golden") await goldenReady();
       if (tab === "tab-compare") await this.clickAll(page, "#compare-sample, [data-compare-sample]");
@@ -561,20 +577,16 @@ class Audit {
         await until(page, "the trace view", () => document.querySelector("#trace-title") !== null);
       }],
       ["golden", async () => {
-        await clickSelector(page, "#tab-golden");
+        await openTab(page, "tab-golden");
         await clickSelector(page, "#golden-sample-with-traces");
         await until(page, "the golden report", () => document.querySelector("#golden-levels") !== null);
       }],
     ];
-    if (await page.$("#tab-compare")) {
-      views.push(["compare", async () => {
-        await clickSelector(page, "#tab-compare");
-        await sleep(300);
-        const sample = await page.$("#compare-sample");
-        if (sample) await sample.click();
-        await sleep(1500);
-      }]);
-    }
+    views.push(["compare", async () => {
+      await openTab(page, "tab-compare");
+      await clickSelector(page, "#compare-sample");
+      await until(page, "the comparison", () => document.querySelector("#compare-counts") !== null);
+    }]);
     // Light, then (Chromium only: Firefox has no media emulation here) dark colours.
     const schemes = this.browserName === "chrome" ? ["light", "dark"] : ["light"];
     for (const scheme of schemes) {
@@ -666,6 +678,11 @@ function report(audit, label) {
     for (const v of serious) audit.fail(`axe (${tab}): ${v.impact} ${v.id}: ${v.help} (${v.nodes} nodes: ${v.targets.join(", ")})`);
   }
   const paths = [...new Set(audit.site.log.map((r) => r.path))].sort();
+  // Every split-off module was fetched by the end (each tab was opened), none at start.
+  const lazyModules = fs.readdirSync(audit.site.root).filter((f) => isLazyModule(`/${f}`));
+  const lazyFetched = lazyModules.filter((f) => paths.includes(`/${f}`));
+  audit.check(lazyFetched.length === lazyModules.length,
+    `split-off modules never fetched: ${lazyModules.filter((f) => !lazyFetched.includes(f)).join(", ")}`);
   return {
     label,
     browser: audit.browserName,
@@ -683,6 +700,7 @@ function report(audit, label) {
     keyboard: audit.keyboard,
     axe: audit.axe,
     axeCounts,
+    lazyModules: { atStart: audit.lazyAtStart ?? [], fetchedLater: lazyFetched },
     failures: audit.failures,
   };
 }
@@ -695,6 +713,7 @@ function summaryLine(r) {
   return (
     `audit ${r.label} ${r.browser}: ${r.requests} requests, ${origin} ` +
     `(${r.byKind["same-origin"]} site files, ${r.byKind.blob} blob, ${r.byKind.data} data); ` +
+    `${r.lazyModules.fetchedLater.length} split-off modules, fetched when their tab opened (${r.lazyModules.atStart.length} at start); ` +
     `${r.downloads} downloads; ${r.cspViolations.length} CSP violations; ${r.consoleErrors.length} console errors; ` +
     `axe serious/critical: ${axe || "not run"}; ` +
     `${r.faviconTolerated ? "favicon.ico 404 tolerated (no icon declared); " : ""}` +
@@ -709,6 +728,7 @@ async function main() {
   const reports = [];
   for (const browserName of args.browsers) {
     const site = await staticServer(root);
+    site.root = root;
     const sentinel = await sentinelServer();
     try {
       reports.push(await auditIn(browserName, site, sentinel, args.label));

@@ -9,6 +9,7 @@
 pub mod browser;
 pub mod components;
 pub mod format;
+mod lazy;
 pub(crate) mod persist;
 pub mod samples;
 pub(crate) mod state;
@@ -29,21 +30,14 @@ use state::{AppState, View};
 
 #[component]
 pub fn App() -> impl IntoView {
-    #[cfg_attr(not(feature = "compare-tab"), allow(unused_mut))]
     let mut restored = persist::restore();
-    #[cfg(feature = "compare-tab")]
     let compare_hash = std::mem::take(&mut restored.hash.compare);
     let state = AppState::new(restored.documents, restored.paste, restored.settings);
     persist::apply_hash(state, restored.hash);
     provide_context(state);
     let golden = state::golden::GoldenState::new(state, restored.cases);
     provide_context(golden);
-    #[cfg(feature = "compare-tab")]
-    {
-        let compare = state::compare::CompareState::new(state, golden);
-        provide_context(compare);
-        compare.apply_hash(state, golden, &compare_hash);
-    }
+    provide_context(lazy::CompareLink::new(compare_hash));
     persist::keep_in_sync(state);
     persist::keep_cases_in_sync(state, golden);
     accept_dropped_files(state);
@@ -149,7 +143,6 @@ fn tab_id(view: View) -> &'static str {
     match view {
         View::Trace(_) => "tab-trace",
         View::Golden => "tab-golden",
-        #[cfg(feature = "compare-tab")]
         View::Compare => "tab-compare",
         _ => "tab-batch",
     }
@@ -283,9 +276,6 @@ fn move_between_tabs(ev: leptos::ev::KeyboardEvent) {
     }
 }
 
-/// The Compare tab is built only with the `compare-tab` feature (see web/README.md:
-/// with it the site's wasm is over its size budget).
-#[cfg(feature = "compare-tab")]
 #[component]
 fn CompareTabButton() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -305,10 +295,6 @@ fn CompareTabButton() -> impl IntoView {
         </button>
     }
 }
-
-#[cfg(not(feature = "compare-tab"))]
-#[component]
-fn CompareTabButton() -> impl IntoView {}
 
 /// The analysis summary in one sentence for screen readers, announced (politely)
 /// whenever a knob or the input changes it. Counts are the core's.
@@ -359,9 +345,11 @@ fn MainView() -> impl IntoView {
             >
                 {move || match state.shown_view.get() {
                     View::Trace(index) => view! { <TraceView index=index/> }.into_any(),
-                    View::Golden => view! { <components::golden::GoldenView/> }.into_any(),
-                    #[cfg(feature = "compare-tab")]
-                    View::Compare => view! { <components::compare::CompareView/> }.into_any(),
+                    View::Golden => lazy::lazy_view!(lazy::golden_tab()),
+                    View::Compare => {
+                        let link = expect_context::<lazy::CompareLink>();
+                        lazy::lazy_view!(lazy::compare_tab(link))
+                    }
                     _ => view! { <BatchView/> }.into_any(),
                 }}
             </Show>

@@ -4,7 +4,7 @@
 //!
 //! Run it as `bash scripts/bench.sh browser` runs the slider benchmark, with
 //! `--test bench_compare`.
-#![cfg(all(target_arch = "wasm32", feature = "bench", feature = "compare-tab"))]
+#![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
 mod common;
 

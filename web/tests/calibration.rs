@@ -1,7 +1,7 @@
 //! The Golden tab's Calibration panel in the real `App`, driven as a user would.
 //! Expected values come from `ragtrace_core::calibration::calibrate` on the same
 //! input: the page must show what the core computes.
-#![cfg(all(target_arch = "wasm32", feature = "calibration-panel"))]
+#![cfg(target_arch = "wasm32")]
 
 mod common;
 

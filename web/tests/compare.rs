@@ -1,6 +1,6 @@
 //! The Compare tab, driven as a user would. Expected values come from
 //! `ragtrace_core::runs` on the same inputs: the page must show what the core computes.
-#![cfg(all(target_arch = "wasm32", feature = "compare-tab"))]
+#![cfg(target_arch = "wasm32")]
 
 mod common;
 
@@ -319,4 +319,74 @@ async fn runs_without_a_common_query_say_so() {
     let message = pairing.no_common_query.unwrap();
     assert_eq!(cell(&root, "#compare-no-common p"), message);
     assert!(root.query_selector(".ptable").unwrap().is_none());
+}
+
+/// A link to the tab reopens it as it was: run B's source, the sort and the open pair.
+/// The tab's state is created when the tab is first shown (the site loads it then),
+/// so the link's `cmp.` parts must survive in the URL until that moment too.
+#[wasm_bindgen_test]
+async fn a_link_reopens_the_tab_as_it_was() {
+    let (root, app) = open_sample().await;
+    click(&root, ".ptable button.sort[data-sort=\"rbo\"]");
+    settle().await;
+    let first = find(&root, ".ptable .vtable-window .trow");
+    let pair: usize = first.get_attribute("data-pair").unwrap().parse().unwrap();
+    let button: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(find(&first, "button"));
+    button.click();
+    settle().await;
+    next_frame().await;
+    settle().await;
+    let link = window().location().hash().unwrap();
+    assert!(link.contains(&format!("cmp.pair={}", pair + 1)), "{link}");
+    let shown = text(&root, "#compare-pair");
+    drop(app);
+    root.remove();
+
+    // The same link opened on the Batch tab: the compare parts stay in the URL.
+    let batch_link = link.replace("view=compare", "view=batch");
+    let path = window().location().pathname().unwrap();
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{batch_link}")),
+        )
+        .unwrap();
+    let (root, app) = mount_again();
+    settle().await;
+    assert!(root.query_selector("#compare-pair").unwrap().is_none());
+    next_frame().await;
+    settle().await;
+    let hash = window().location().hash().unwrap();
+    for part in [
+        "cmp.b=sample",
+        "cmp.sort=rbo.asc",
+        &format!("cmp.pair={}", pair + 1),
+    ] {
+        assert!(hash.contains(part), "{part} was dropped from {hash}");
+    }
+    drop(app);
+    root.remove();
+
+    // Opened on the Compare tab: run B is the sample again and the same pair is open.
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{link}")),
+        )
+        .unwrap();
+    let (root, _app) = mount_again();
+    settle().await;
+    next_frame().await;
+    settle().await;
+    assert_eq!(
+        text(&root, "#compare-pair"),
+        shown,
+        "the link's pair is not the one open"
+    );
 }

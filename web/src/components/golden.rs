@@ -4,7 +4,6 @@
 //! same entry point the CLI and the JS API use, so every knob move re-evaluates.
 
 use crate::browser;
-#[cfg(feature = "calibration-panel")]
 use crate::components::calibration::CalibrationPanel;
 use crate::components::error_panel::InputErrorItem;
 use crate::components::finding::DiagnosticLine;
@@ -56,9 +55,6 @@ pub fn GoldenView() -> impl IntoView {
     }
 }
 
-/// The Calibration panel is built only with the `calibration-panel` feature (see
-/// web/Cargo.toml: with it the site's wasm is over its size budget).
-#[cfg(feature = "calibration-panel")]
 #[component]
 fn CalibrationSection() -> impl IntoView {
     let golden = expect_context::<GoldenState>();
@@ -69,10 +65,6 @@ fn CalibrationSection() -> impl IntoView {
         </Show>
     }
 }
-
-#[cfg(not(feature = "calibration-panel"))]
-#[component]
-fn CalibrationSection() -> impl IntoView {}
 
 #[component]
 fn GoldenInput() -> impl IntoView {

@@ -7,14 +7,10 @@
 
 pub(crate) mod baseline;
 pub(crate) mod block_table;
-#[cfg(feature = "calibration-panel")]
 pub(crate) mod calibration;
-#[cfg(feature = "compare-tab")]
 pub(crate) mod compare;
-#[cfg(feature = "compare-tab")]
 pub(crate) mod compare_pair;
 pub(crate) mod distribution;
-#[cfg(feature = "compare-tab")]
 pub(crate) mod dom;
 pub(crate) mod error_panel;
 pub(crate) mod file_list;

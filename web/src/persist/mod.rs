@@ -13,7 +13,6 @@ mod hash;
 mod storage;
 mod sync;
 
-#[cfg(feature = "compare-tab")]
 pub(crate) use hash::encode;
 pub(crate) use hash::sort_key_name;
 pub(crate) use storage::STORE_LIMIT;

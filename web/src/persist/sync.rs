@@ -6,9 +6,8 @@ use super::storage::{
     save, save_within_limit, storage, StoredCases, StoredDocument, CASES_KEY, DOCUMENTS_KEY,
     PASTE_KEY, SETTINGS_KEY, TOO_LARGE,
 };
+use crate::lazy::CompareLink;
 use crate::samples::Sample;
-#[cfg(feature = "compare-tab")]
-use crate::state::compare::CompareState;
 use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::state::{opening_document, AppState, Document, Origin, View};
 use leptos::prelude::*;
@@ -85,11 +84,9 @@ pub(crate) fn restore() -> Restored {
 /// Keeps the hash and localStorage in step with the state, and follows a hash
 /// the user edits by hand.
 pub(crate) fn keep_in_sync(state: AppState) {
-    #[cfg(feature = "compare-tab")]
-    let (compare, golden) = (use_context::<CompareState>(), use_context::<GoldenState>());
+    let compare = use_context::<CompareLink>();
     // The hash: replaced, not pushed, so moving a slider does not flood the history.
     Effect::new(move |_| {
-        #[cfg_attr(not(feature = "compare-tab"), allow(unused_mut))]
         let mut hash = state.settings.with(|settings| {
             state.baseline.with(|baseline| {
                 encode_hash(
@@ -100,12 +97,15 @@ pub(crate) fn keep_in_sync(state: AppState) {
                 )
             })
         });
-        #[cfg(feature = "compare-tab")]
-        for part in compare.iter().flat_map(CompareState::hash_parts) {
-            if !hash.is_empty() {
-                hash.push('&');
-            }
-            hash.push_str(&part);
+        if let Some(compare) = compare {
+            compare.to_hash.with(|parts| {
+                for part in parts {
+                    if !hash.is_empty() {
+                        hash.push('&');
+                    }
+                    hash.push_str(part);
+                }
+            });
         }
         let Some(window) = web_sys::window() else {
             return;
@@ -183,11 +183,9 @@ pub(crate) fn keep_in_sync(state: AppState) {
         save_within_limit(state, PASTE_KEY, (!paste.is_empty()).then_some(paste));
     });
     let handle = window_event_listener(leptos::ev::hashchange, move |_| {
-        #[cfg_attr(not(feature = "compare-tab"), allow(unused_mut))]
         let mut hash = decode_hash(&current_hash());
-        #[cfg(feature = "compare-tab")]
-        if let (Some(compare), Some(golden)) = (compare, golden) {
-            compare.apply_hash(state, golden, &std::mem::take(&mut hash.compare));
+        if let Some(compare) = compare {
+            compare.follow(std::mem::take(&mut hash.compare));
         }
         apply_hash(state, hash);
     });

@@ -8,7 +8,6 @@
 //! batch or the knobs change (and for a knob, `Analysis::reanalyze`: only the
 //! stages it reaches). Every number the page shows comes out of those memos.
 
-#[cfg(feature = "compare-tab")]
 pub(crate) mod compare;
 pub(crate) mod golden;
 pub(crate) mod loading;
