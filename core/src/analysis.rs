@@ -79,7 +79,7 @@ impl Analysis {
     }
 
     /// Whether this analysis is of `batch`'s very traces (the same allocations).
-    fn is_of(&self, batch: &ParsedBatch) -> bool {
+    pub fn is_of(&self, batch: &ParsedBatch) -> bool {
         self.traces.len() == batch.traces.len()
             && self
                 .traces
@@ -189,8 +189,10 @@ impl BatchAnalyzer {
     }
 
     /// The whole batch's analysis: `traces`, every trace of `batch` as this analyzer
-    /// analysed them, in order.
-    fn into_analysis(mut self, traces: Vec<TraceAnalysis>, batch: &ParsedBatch) -> Analysis {
+    /// analysed them (with [`analyze_trace`](Self::analyze_trace)), in order. What
+    /// [`analyze`] does after its loop: a caller that must not block (the page, on a
+    /// large file) runs the loop in pieces and finishes with this.
+    pub fn into_analysis(mut self, traces: Vec<TraceAnalysis>, batch: &ParsedBatch) -> Analysis {
         self.input_errors = batch.errors.clone();
         self.documents = batch.documents.clone();
         let view = self.finish();

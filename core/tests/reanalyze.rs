@@ -226,3 +226,31 @@ proptest! {
         check_sequence(&batch, with_sweep, &changes);
     }
 }
+
+/// The page analyses a large batch a piece at a time between tasks, then finishes
+/// it: the same analysis (to the byte, and the same sweep counts) as `analyze`, and
+/// `is_of` tells the batch it was made from from any other.
+#[test]
+fn analysing_in_pieces_then_finishing_is_analyze() {
+    let batch = batch(&testdata::generate_batch(40, 8, 7));
+    let settings = Settings {
+        return_n: Some(3),
+        ..Settings::default()
+    };
+    let full = analyze(&batch, &settings, true).unwrap_or_else(|e| panic!("{e}"));
+    let mut analyzer =
+        ragtrace_core::BatchAnalyzer::new(&settings, true).unwrap_or_else(|e| panic!("{e}"));
+    let mut traces = Vec::new();
+    for piece in batch.traces.chunks(7) {
+        traces.extend(piece.iter().map(|trace| analyzer.analyze_trace(trace)));
+    }
+    let pieces = analyzer.into_analysis(traces, &batch);
+    assert_eq!(json(&pieces), json(&full));
+    assert_eq!(pieces.sweep_counts, full.sweep_counts);
+    assert!(pieces.is_of(&batch));
+    let other = self::batch(&testdata::generate_batch(40, 8, 7));
+    assert!(
+        !pieces.is_of(&other),
+        "same text, other traces: not the same batch"
+    );
+}

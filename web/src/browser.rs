@@ -28,8 +28,9 @@ pub fn read_files(state: AppState, files: web_sys::FileList) {
             match read_in_slices(state, ticket, &file, count - index - 1).await {
                 Ok(Some(document)) => {
                     // The last slice's task ends with the bar full; the first
-                    // analysis of the new batch runs in a task of its own.
+                    // analysis of the new batch is made in pieces of their own.
                     gloo_timers::future::TimeoutFuture::new(0).await;
+                    state.prepare_analysis(&document, ticket).await;
                     if !state.load_is_current(ticket) {
                         return;
                     }

@@ -25,7 +25,7 @@ pub use samples::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_
 #[doc(hidden)]
 pub use state::loading::{set_slice_bytes, LARGEST_FILE, SLICE_BYTES};
 #[doc(hidden)]
-pub use state::{parse_count, PASTE_PAUSE};
+pub use state::{memo_analysis_count, parse_count, PASTE_PAUSE};
 use state::{AppState, View};
 
 #[component]

@@ -9,7 +9,9 @@ mod common;
 use common::*;
 use ragtrace_core::input::{parse_document_bytes, parse_documents};
 use ragtrace_core::{analyze, ParsedBatch, Settings};
-use ragtrace_web::{parse_count, set_slice_bytes, SAMPLE_DENSE_TRACE, SLICE_BYTES};
+use ragtrace_web::{
+    memo_analysis_count, parse_count, set_slice_bytes, SAMPLE_DENSE_TRACE, SLICE_BYTES,
+};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -144,7 +146,14 @@ async fn a_file_read_in_slices_gives_the_one_shot_analysis() {
     );
     let bytes = lines.as_bytes();
     assert!(bytes.len() > 20 * 4096, "{} bytes", bytes.len());
+    let analyses = memo_analysis_count();
     load_in_slices(&root, "day.jsonl", bytes, 4096, 300).await;
+    // Made in pieces between the load's tasks, not in one task when the file joined.
+    assert_eq!(
+        memo_analysis_count(),
+        analyses,
+        "the first analysis ran in one task"
+    );
 
     let one_shot = parse_documents(&[("day.jsonl".to_owned(), lines.clone())]);
     assert_eq!(one_shot.traces.len(), 300);

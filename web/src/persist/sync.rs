@@ -144,9 +144,7 @@ pub(crate) fn keep_in_sync(state: AppState) {
     });
     Effect::new(move |_| {
         let stored = state.documents.with(|docs| {
-            let only_opening = docs
-                .iter()
-                .all(|d| matches!(d.origin, Origin::Sample { opening: true, .. }));
+            let only_opening = docs.iter().all(Document::is_opening);
             (!only_opening).then(|| {
                 docs.iter()
                     .map(|d| match d.origin {

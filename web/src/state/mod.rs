@@ -17,7 +17,7 @@ use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use ragtrace_core::input::{parse_document, DocumentSummary};
 use ragtrace_core::label::CanonicalLabel;
-use ragtrace_core::{analyze, Analysis, ConfigError, Level, ParsedBatch, Settings};
+use ragtrace_core::{analyze, Analysis, BatchAnalyzer, ConfigError, Level, ParsedBatch, Settings};
 use std::ops::Deref;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -84,6 +84,11 @@ pub struct Document {
 }
 
 impl Document {
+    /// The sample the page opened with, which any document the user brings replaces.
+    pub(crate) fn is_opening(&self) -> bool {
+        matches!(self.origin, Origin::Sample { opening: true, .. })
+    }
+
     /// A document read whole from its text (a sample, a restored file).
     pub(crate) fn parse(id: u64, name: String, text: Arc<str>, origin: Origin) -> Self {
         let batch = Shared::new(parse_counted(&name, &text));
@@ -112,6 +117,16 @@ static PARSES: AtomicUsize = AtomicUsize::new(0);
 #[doc(hidden)]
 pub fn parse_count() -> usize {
     PARSES.load(Ordering::Relaxed)
+}
+
+static MEMO_ANALYSES: AtomicUsize = AtomicUsize::new(0);
+
+/// How many analyses the analysis memo has computed itself (in the task that asked
+/// for them) since the page started: the tests check that a loaded file's first
+/// analysis was made in pieces beforehand instead.
+#[doc(hidden)]
+pub fn memo_analysis_count() -> usize {
+    MEMO_ANALYSES.load(Ordering::Relaxed)
 }
 
 /// Every whole-text parse of the page goes through here, so that it is counted.
@@ -224,6 +239,10 @@ pub struct AppState {
     next_id: StoredValue<u64>,
     /// The pending parse of the pasted text; each keystroke replaces (and so cancels) it.
     paste_timer: StoredValue<Option<Timeout>, LocalStorage>,
+    /// An analysis made a piece at a time while a large file finished loading
+    /// ([`AppState::prepare_analysis`]), with the settings it was made under: the
+    /// analysis memo takes it instead of analysing in one long task.
+    prepared: StoredValue<Option<(Settings, Shared<Analysis>)>>,
 
     /// The loaded documents' batches, concatenated (only when documents change).
     pub documents_batch: Memo<Shared<ParsedBatch>>,
@@ -255,13 +274,14 @@ impl AppState {
         let settings = RwSignal::new(settings);
         let baseline = RwSignal::new(None::<Settings>);
 
+        let prepared = StoredValue::new(None::<(Settings, Shared<Analysis>)>);
         let documents_batch = Memo::new(move |_| {
             documents.with(|docs| Shared::new(concat(docs.iter().map(|d| &*d.batch))))
         });
         let parsed = Memo::new(move |_| {
             let documents = documents_batch.get();
             match paste_batch.get() {
-                Some(pasted) => Shared::new(concat([&*documents, &*pasted])),
+                Some(pasted) => Shared::new(with_paste(&documents, &pasted)),
                 None => documents,
             }
         });
@@ -279,6 +299,14 @@ impl AppState {
             move |previous: Option<&Result<Shared<Analysis>, ConfigError>>| {
                 let batch = analysed_batch.get();
                 settings.with(|s| {
+                    let mut ready = None;
+                    prepared.update_value(|p| ready = p.take());
+                    if let Some((_, analysis)) =
+                        ready.filter(|(made_under, a)| made_under == s && a.is_of(&batch))
+                    {
+                        return Ok(analysis);
+                    }
+                    MEMO_ANALYSES.fetch_add(1, Ordering::Relaxed);
                     match previous {
                         Some(Ok(previous)) => previous.reanalyze(&batch, s),
                         _ => analyze(&batch, s, true),
@@ -335,6 +363,7 @@ impl AppState {
             load_ticket: StoredValue::new(0),
             next_id: StoredValue::new(next),
             paste_timer: StoredValue::new_local(None),
+            prepared,
             paste_batch,
             documents_batch,
             parsed,
@@ -363,10 +392,50 @@ impl AppState {
     /// A document already parsed (a streamed file): it joins the batch as `add_document`'s do.
     pub(crate) fn add_parsed(&self, document: Document) {
         self.documents.update(|docs| {
-            docs.retain(|d| !matches!(d.origin, Origin::Sample { opening: true, .. }));
+            docs.retain(|d| !d.is_opening());
             docs.push(document);
         });
         self.view.set(View::Auto);
+    }
+
+    /// Analyses the batch `document` is about to join, a piece at a time with a
+    /// pause for the browser between pieces (a million candidates take about 300 ms,
+    /// far over the 50 ms a task should take), so that adding it then takes the
+    /// finished analysis instead of computing it in one task. Stops early when the
+    /// load is cancelled; leaves nothing when the knobs are invalid.
+    pub(crate) async fn prepare_analysis(&self, document: &Document, ticket: u64) {
+        /// Work per task before the browser gets a turn.
+        const PIECE_MS: f64 = 15.0;
+        let settings = self.settings.get_untracked();
+        let Ok(mut analyzer) = BatchAnalyzer::new(&settings, true) else {
+            return;
+        };
+        let documents = self.documents.with_untracked(|docs| {
+            concat(
+                docs.iter()
+                    .filter(|d| !d.is_opening())
+                    .map(|d| &*d.batch)
+                    .chain([&*document.batch]),
+            )
+        });
+        let batch = match self.paste_batch.get_untracked() {
+            Some(pasted) => with_paste(&documents, &pasted),
+            None => documents,
+        };
+        let mut traces = Vec::with_capacity(batch.traces.len());
+        let mut piece_started = js_sys::Date::now();
+        for trace in &batch.traces {
+            traces.push(analyzer.analyze_trace(trace));
+            if traces.len() % 64 == 0 && js_sys::Date::now() - piece_started > PIECE_MS {
+                gloo_timers::future::TimeoutFuture::new(0).await;
+                if !self.load_is_current(ticket) {
+                    return;
+                }
+                piece_started = js_sys::Date::now();
+            }
+        }
+        let analysis = Shared::new(analyzer.into_analysis(traces, &batch));
+        self.prepared.set_value(Some((settings, analysis)));
     }
 
     pub(crate) fn next_document_id(&self) -> u64 {
@@ -407,14 +476,13 @@ impl AppState {
         let pause = PASTE_PAUSE.as_millis() as u32;
         let parse = Timeout::new(pause, move || {
             let batch = state.paste.with_untracked(|text| parse_paste(text));
-            let has_opening = state.documents.with_untracked(|docs| {
-                docs.iter()
-                    .any(|d| matches!(d.origin, Origin::Sample { opening: true, .. }))
-            });
+            let has_opening = state
+                .documents
+                .with_untracked(|docs| docs.iter().any(Document::is_opening));
             if batch.is_some() && has_opening {
-                state.documents.update(|docs| {
-                    docs.retain(|d| !matches!(d.origin, Origin::Sample { opening: true, .. }))
-                });
+                state
+                    .documents
+                    .update(|docs| docs.retain(|d| !d.is_opening()));
             }
             state.paste_batch.set(batch);
         });
@@ -462,6 +530,11 @@ pub(crate) fn opening_document(id: u64) -> Document {
             opening: true,
         },
     )
+}
+
+/// The loaded documents' batch followed by the pasted text's: what the page analyses.
+fn with_paste(documents: &ParsedBatch, pasted: &ParsedBatch) -> ParsedBatch {
+    concat([documents, pasted])
 }
 
 fn parse_paste(text: &str) -> Option<Shared<ParsedBatch>> {
