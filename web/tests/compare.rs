@@ -343,18 +343,7 @@ async fn a_link_reopens_the_tab_as_it_was() {
     root.remove();
 
     // The same link opened on the Batch tab: the compare parts stay in the URL.
-    let batch_link = link.replace("view=compare", "view=batch");
-    let path = window().location().pathname().unwrap();
-    window()
-        .history()
-        .unwrap()
-        .replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("{path}{batch_link}")),
-        )
-        .unwrap();
-    let (root, app) = mount_again();
+    let (root, app) = open_link(&link.replace("view=compare", "view=batch"));
     settle().await;
     assert!(root.query_selector("#compare-pair").unwrap().is_none());
     next_frame().await;
@@ -371,16 +360,7 @@ async fn a_link_reopens_the_tab_as_it_was() {
     root.remove();
 
     // Opened on the Compare tab: run B is the sample again and the same pair is open.
-    window()
-        .history()
-        .unwrap()
-        .replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("{path}{link}")),
-        )
-        .unwrap();
-    let (root, _app) = mount_again();
+    let (root, _app) = open_link(&link);
     settle().await;
     next_frame().await;
     settle().await;

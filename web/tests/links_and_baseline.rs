@@ -10,7 +10,7 @@ use ragtrace_core::input::parse_documents;
 use ragtrace_core::{analyze, Analysis, Settings};
 use ragtrace_web::samples::Sample;
 use ragtrace_web::SAMPLE_LOOKUP_RESULTS;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -26,20 +26,6 @@ fn sample_under(settings: &Settings) -> Analysis {
 fn knob_value(root: &web_sys::Element, selector: &str) -> String {
     let input: web_sys::HtmlInputElement = find(root, selector).unchecked_into();
     input.value()
-}
-
-/// Opens the page on `hash` with nothing saved, as a shared link opens in a new browser.
-fn open_link(hash: &str) -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
-    if let Ok(Some(storage)) = window().local_storage() {
-        let _ = storage.clear();
-    }
-    let path = window().location().pathname().unwrap_or_default();
-    window()
-        .history()
-        .unwrap()
-        .replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{hash}")))
-        .unwrap();
-    mount_again()
 }
 
 #[wasm_bindgen_test]

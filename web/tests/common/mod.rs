@@ -27,6 +27,20 @@ pub fn stored(key: &str) -> Option<String> {
         .unwrap()
 }
 
+/// Opens the page on `hash` with nothing saved, as a shared link opens in a new browser.
+pub fn open_link(hash: &str) -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
+    if let Ok(Some(storage)) = window().local_storage() {
+        let _ = storage.clear();
+    }
+    let path = window().location().pathname().unwrap_or_default();
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{hash}")))
+        .unwrap();
+    mount_again()
+}
+
 /// Forgets what earlier tests left (saved input, hash), then mounts a fresh `App`.
 pub fn mount_fresh() -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
     if let Ok(Some(storage)) = window().local_storage() {
