@@ -6,7 +6,7 @@
 
 use crate::config::{Config, HybridQuality, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::input::{Candidate, Hot, NameHashes, Rank, Trace};
+use crate::input::{Candidate, Hot, Rank, Trace};
 use crate::label::CanonicalLabel;
 use crate::outcome::{normalised_eq, outcome, Level};
 use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
@@ -154,15 +154,15 @@ impl TraceAnalysis {
             .filter_map(|d| self.block_of(d))
     }
 
-    /// The name hashes of the accepted blocks' candidates, in `acceptedRank` order: what
-    /// a run comparison reads of [`TraceAnalysis::accepted_blocks`], without building
-    /// the blocks or reading the candidates.
-    pub(crate) fn accepted_name_hashes(&self) -> impl Iterator<Item = NameHashes> + '_ {
-        let hashes = self.trace.name_hashes();
+    /// The indices (into the trace's candidates) of the accepted blocks' candidates, in
+    /// `acceptedRank` order: what a run comparison reads of
+    /// [`TraceAnalysis::accepted_blocks`], without building the blocks or reading the
+    /// candidates.
+    pub(crate) fn accepted_indices(&self) -> impl Iterator<Item = usize> + '_ {
         self.decided
             .iter()
             .filter(|d| d.status == Status::Accepted)
-            .filter_map(|d| hashes.get(d.index).copied())
+            .map(|d| d.index)
     }
 
     /// The trace's effective `returnN` (the golden evaluation's k).

@@ -149,8 +149,9 @@ pub struct Trace {
     pub(in crate::input) hot: Vec<Hot>,
     /// The [`NameHashes`] of each candidate, parallel to `candidates`: a run comparison
     /// matches the two sides' documents by these numbers, on every knob change, instead
-    /// of reading (and hashing) the candidates' strings again.
-    pub(in crate::input) name_hashes: Vec<NameHashes>,
+    /// of reading (and hashing) the candidates' strings again. Shared: a pairing keeps
+    /// them beside its links.
+    pub(in crate::input) name_hashes: Arc<[NameHashes]>,
 }
 
 impl Trace {
@@ -176,7 +177,7 @@ impl Trace {
 
     /// The hashes of each candidate's docId and evidence key, parallel to
     /// [`Trace::candidates`].
-    pub(crate) fn name_hashes(&self) -> &[NameHashes] {
+    pub(crate) fn name_hashes(&self) -> &Arc<[NameHashes]> {
         &self.name_hashes
     }
 }

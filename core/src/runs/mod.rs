@@ -16,6 +16,7 @@ pub mod golden_delta;
 pub mod markdown;
 
 use crate::golden::normalize;
+use crate::input::NameHashes;
 use crate::label::CanonicalLabel;
 use crate::stats::{self, Rbo};
 use crate::{Analysis, Level, Trace, TraceAnalysis};
@@ -230,8 +231,8 @@ pub struct Link {
     pub paired_by: PairedBy,
 }
 
-/// Which traces of two runs pair. Depends on the input only: made once per pair of
-/// loaded batches.
+/// Which traces of two runs pair, with what a comparison reads of them that no setting
+/// changes. Depends on the input only: made once per pair of loaded batches.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pairing {
@@ -246,6 +247,19 @@ pub struct Pairing {
     pub no_common_query: Option<String>,
     pub traces_a: usize,
     pub traces_b: usize,
+    /// Per link, what a comparison reads of its traces.
+    #[serde(skip)]
+    linked: Vec<LinkedTraces>,
+}
+
+/// What a comparison reads of a link's two traces that no setting changes, beside the
+/// link so that a knob change reads neither trace: their modes and the hashes of their
+/// candidates' names.
+#[derive(Debug, Clone, PartialEq)]
+struct LinkedTraces {
+    mode_pair: ModePair,
+    names_a: Arc<[NameHashes]>,
+    names_b: Arc<[NameHashes]>,
 }
 
 /// FxHash (rustc's hasher): keys here are ids and queries from the user's own files, so
@@ -467,6 +481,20 @@ fn link_traces(a: &[Arc<Trace>], b: &[Arc<Trace>], warnings: &mut Vec<String>) -
 pub fn pair_runs(a: &[Arc<Trace>], b: &[Arc<Trace>]) -> Pairing {
     let mut warnings = Vec::new();
     let links = link_traces(a, b, &mut warnings);
+    let linked = links
+        .iter()
+        .map(|link| {
+            let (ta, tb) = (&a[link.a], &b[link.b]);
+            LinkedTraces {
+                mode_pair: ModePair {
+                    a: ta.canonical_mode,
+                    b: tb.canonical_mode,
+                },
+                names_a: Arc::clone(ta.name_hashes()),
+                names_b: Arc::clone(tb.name_hashes()),
+            }
+        })
+        .collect();
     let mut paired_a = vec![false; a.len()];
     let mut paired_b = vec![false; b.len()];
     for link in &links {
@@ -493,6 +521,7 @@ pub fn pair_runs(a: &[Arc<Trace>], b: &[Arc<Trace>]) -> Pairing {
         no_common_query,
         traces_a: a.len(),
         traces_b: b.len(),
+        linked,
     }
 }
 
@@ -508,12 +537,19 @@ struct Scratch {
 }
 
 /// A trace's accepted documents (distinct, first occurrence) and evidence keys, as the
-/// hashes of their names: the two sides' lists are compared by these numbers.
-fn accepted_lists(t: &TraceAnalysis, docs: &mut Vec<u64>, keys: &mut Vec<u64>) {
+/// hashes of their names (`names`, the trace's): the two sides' lists are compared by
+/// these numbers.
+fn accepted_lists(
+    t: &TraceAnalysis,
+    names: &[NameHashes],
+    docs: &mut Vec<u64>,
+    keys: &mut Vec<u64>,
+) {
     docs.clear();
     keys.clear();
     // `take` stops the walk at the last accepted block instead of reading every decision.
-    for names in t.accepted_name_hashes().take(t.stages.accepted) {
+    for at in t.accepted_indices().take(t.stages.accepted) {
+        let Some(names) = names.get(at) else { continue };
         keys.push(names.key);
         if !docs.contains(&names.doc) {
             docs.push(names.doc);
@@ -524,12 +560,12 @@ fn accepted_lists(t: &TraceAnalysis, docs: &mut Vec<u64>, keys: &mut Vec<u64>) {
 fn compare_pair(
     ta: &TraceAnalysis,
     tb: &TraceAnalysis,
-    link: Link,
+    (link, linked): (Link, &LinkedTraces),
     options: &CompareOptions,
     s: &mut Scratch,
 ) -> PairComparison {
-    accepted_lists(ta, &mut s.docs_a, &mut s.keys_a);
-    accepted_lists(tb, &mut s.docs_b, &mut s.keys_b);
+    accepted_lists(ta, &linked.names_a, &mut s.docs_a, &mut s.keys_a);
+    accepted_lists(tb, &linked.names_b, &mut s.docs_b, &mut s.keys_b);
     let k = ta.return_n().min(tb.return_n());
     let at_k = |count: usize| (k > 0).then(|| count as f64 / k as f64);
     s.ranks_a.clear();
@@ -545,10 +581,7 @@ fn compare_pair(
         a: link.a,
         b: link.b,
         paired_by: link.paired_by,
-        mode_pair: ModePair {
-            a: ta.mode(),
-            b: tb.mode(),
-        },
+        mode_pair: linked.mode_pair,
         k,
         docs_a: s.docs_a.len(),
         docs_b: s.docs_b.len(),
@@ -661,9 +694,9 @@ pub fn compare_paired(
 ) -> RunComparison {
     let mut scratch = Scratch::default();
     let mut pairs = Vec::with_capacity(pairing.links.len());
-    for &link in &pairing.links {
+    for (&link, linked) in pairing.links.iter().zip(&pairing.linked) {
         if let (Some(ta), Some(tb)) = (a.traces.get(link.a), b.traces.get(link.b)) {
-            pairs.push(compare_pair(ta, tb, link, options, &mut scratch));
+            pairs.push(compare_pair(ta, tb, (link, linked), options, &mut scratch));
         }
     }
     // At most sixteen mode pairs (four modes a side): collected and insertion-sorted by
