@@ -74,12 +74,12 @@ fn load_average() -> String {
 }
 
 /// Times of each step, taken in turn round after round so that all of them see the same
-/// load of the (shared) machine, each from a cold cache (as after a user's pause: a
-/// step repeated in a loop finds much of its data in the cache, which pair + compare,
-/// two steps over different data, does not): `times[step][round]`.
+/// load of the (shared) machine, each after writing 128 MB elsewhere (as after a user's
+/// pause: a step repeated in a loop finds much of its data in the caches, which pair +
+/// compare, two steps over different data, does not): `times[step][round]`.
 fn rounds(rounds: usize, steps: &mut [&mut dyn FnMut()]) -> Vec<Vec<Duration>> {
     let mut times = vec![Vec::with_capacity(rounds); steps.len()];
-    // Larger than the last-level cache of the machines this runs on.
+    // More than the per-core caches and a good part of a shared last-level cache.
     let mut evict = vec![0u8; 128 << 20];
     for round in 0..rounds {
         for (step, run) in steps.iter_mut().enumerate() {
@@ -152,7 +152,7 @@ fn summary(_: &mut Criterion) {
         pairing.links.len()
     );
     println!(
-        "   {ROUNDS} rounds, each step in turn from a cold cache; load average {load_before} before, {} after",
+        "   {ROUNDS} rounds, each step in turn after writing 128 MB elsewhere; load average {load_before} before, {} after",
         load_average()
     );
     println!(
