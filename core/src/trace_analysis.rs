@@ -154,6 +154,17 @@ impl TraceAnalysis {
             .filter_map(|d| self.block_of(d))
     }
 
+    /// The indices (into the trace's candidates) of the accepted blocks' candidates, in
+    /// `acceptedRank` order: what a run comparison reads of
+    /// [`TraceAnalysis::accepted_blocks`], without building the blocks or reading the
+    /// candidates.
+    pub(crate) fn accepted_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.decided
+            .iter()
+            .filter(|d| d.status == Status::Accepted)
+            .map(|d| d.index)
+    }
+
     /// The trace's effective `returnN` (the golden evaluation's k).
     pub fn return_n(&self) -> usize {
         self.config.return_n

@@ -350,6 +350,7 @@ pub(super) fn base_trace(
         doc_count: 0,
         legacy: None,
         hot: Vec::new(),
+        name_hashes: Arc::default(),
     }
 }
 

@@ -1,7 +1,8 @@
 //! What reading decides once for every configuration: order, duplicates, doc slots,
-//! the legacy comparison, legacy label counts and the trace's canonical mode.
+//! the legacy comparison, legacy label counts, the trace's canonical mode and the
+//! hashes a run comparison matches documents by.
 
-use super::model::{hot_of, Candidate, Trace};
+use super::model::{hot_of, Candidate, NameHashes, Trace};
 use crate::label::canonical_label;
 use crate::legacy::legacy_positions;
 use std::collections::{BTreeMap, HashMap};
@@ -88,4 +89,5 @@ pub(super) fn derive(trace: &mut Trace, mut candidates: Vec<Candidate>) {
     trace.order = valid;
     trace.candidates = candidates;
     trace.hot = hot_of(&trace.candidates, &trace.order);
+    trace.name_hashes = trace.candidates.iter().map(NameHashes::of).collect();
 }

@@ -57,8 +57,8 @@ use serde::de::DeserializeSeed;
 use serde_json::Value;
 use visitors::TopSeed;
 
-pub(crate) use model::Hot;
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
+pub(crate) use model::{Hot, NameHashes};
 pub use stream::{parse_document_bytes, DocumentReader};
 
 /// Reads several documents (source name, full text) as one batch.

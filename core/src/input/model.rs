@@ -147,6 +147,11 @@ pub struct Trace {
     /// scores. Derived from `candidates` and `order` at parse time, which no one can
     /// change afterwards.
     pub(in crate::input) hot: Vec<Hot>,
+    /// The [`NameHashes`] of each candidate, parallel to `candidates`: a run comparison
+    /// matches the two sides' documents by these numbers, on every knob change, instead
+    /// of reading (and hashing) the candidates' strings again. Shared: a pairing keeps
+    /// them beside its links.
+    pub(in crate::input) name_hashes: Arc<[NameHashes]>,
 }
 
 impl Trace {
@@ -169,6 +174,38 @@ impl Trace {
     pub(crate) fn hot(&self) -> &[Hot] {
         &self.hot
     }
+
+    /// The hashes of each candidate's docId and evidence key, parallel to
+    /// [`Trace::candidates`].
+    pub(crate) fn name_hashes(&self) -> &Arc<[NameHashes]> {
+        &self.name_hashes
+    }
+}
+
+/// 64-bit hashes of a candidate's docId and evidence key ([`name_hash`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NameHashes {
+    pub(crate) doc: u64,
+    pub(crate) key: u64,
+}
+
+impl NameHashes {
+    pub(crate) fn of(c: &Candidate) -> NameHashes {
+        NameHashes {
+            doc: name_hash(&c.doc_id),
+            key: name_hash(&c.evidence_key),
+        }
+    }
+}
+
+/// SipHash-1-3 with fixed keys (std's `DefaultHasher::new()`): the same text gives the
+/// same number in both runs of a comparison, and two different names of one pair share
+/// a number with probability about 2^-64 per pair of names (docs/decisions.md). The
+/// parser's own maps already hash every docId and evidence key with it, so it adds no
+/// hashing code to the page.
+pub(crate) fn name_hash(text: &str) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(text)
 }
 
 /// The per-candidate facts a recompute needs (see [`Trace::hot`]), 48 bytes.

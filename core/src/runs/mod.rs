@@ -2,19 +2,21 @@
 //! hybrid, before against after a change), analysed under the same settings.
 //!
 //! Pairing depends on the input only, so [`pair_runs`] runs once per pair of loaded
-//! batches: it pairs the traces and gives every docId and evidence key of a pair a small
-//! number shared by both sides. [`compare_paired`] is the part the page calls on every
-//! knob change: per pair, numbers only (overlap, Jaccard, RBO, Kendall's tau-b, both
-//! levels), comparing those numbers rather than strings, with one scratch space for all
-//! pairs. [`compare_runs`] does both. [`pair_detail`] builds the lists of one pair when
-//! they are read; [`compare_report`] builds them for every pair (what `compare.json`
-//! holds). The golden deltas and their significance are in
+//! batches: it pairs the traces by their caseId, query or requestId and reads no
+//! candidate. [`compare_paired`] is the part the page calls on every knob change: per
+//! pair, numbers only (overlap, Jaccard, RBO, Kendall's tau-b, both levels). It matches
+//! the two sides' accepted docIds and evidence keys by the hashes the parser stored for
+//! every candidate, so it reads neither the candidates nor their strings, and it uses
+//! one scratch space for all pairs. [`compare_runs`] does both. [`pair_detail`] builds
+//! the lists of one pair when they are read; [`compare_report`] builds them for every
+//! pair (what `compare.json` holds). The golden deltas and their significance are in
 //! [`golden_delta`], computed separately (after the paint on the page).
 
 pub mod golden_delta;
 pub mod markdown;
 
 use crate::golden::normalize;
+use crate::input::NameHashes;
 use crate::label::CanonicalLabel;
 use crate::stats::{self, Rbo};
 use crate::{Analysis, Level, Trace, TraceAnalysis};
@@ -229,8 +231,8 @@ pub struct Link {
     pub paired_by: PairedBy,
 }
 
-/// Which traces of two runs pair, and the shared numbering of each pair's documents and
-/// evidence keys. Depends on the input only: made once per pair of loaded batches.
+/// Which traces of two runs pair, with what a comparison reads of them that no setting
+/// changes. Depends on the input only: made once per pair of loaded batches.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pairing {
@@ -245,22 +247,23 @@ pub struct Pairing {
     pub no_common_query: Option<String>,
     pub traces_a: usize,
     pub traces_b: usize,
-    /// Per link, per candidate of A then of B (by `inputIndex`), the number of its docId
-    /// and of its evidence key within the pair; `starts[i]` is link i's first entry.
+    /// Per link, what a comparison reads of its traces.
     #[serde(skip)]
-    doc_ids: Vec<u32>,
-    #[serde(skip)]
-    key_ids: Vec<u32>,
-    #[serde(skip)]
-    starts: Vec<usize>,
-    /// Per link, how many of its entries are A's.
-    #[serde(skip)]
-    splits: Vec<usize>,
+    linked: Vec<LinkedTraces>,
+}
+
+/// What a comparison reads of a link's two traces that no setting changes, beside the
+/// link so that a knob change reads neither trace: their modes and the hashes of their
+/// candidates' names.
+#[derive(Debug, Clone, PartialEq)]
+struct LinkedTraces {
+    mode_pair: ModePair,
+    names_a: Arc<[NameHashes]>,
+    names_b: Arc<[NameHashes]>,
 }
 
 /// FxHash (rustc's hasher): keys here are ids and queries from the user's own files, so
-/// the flooding resistance of the default SipHash buys nothing, and pairing hashes every
-/// docId and evidence key of every pair.
+/// the flooding resistance of the default SipHash buys nothing.
 #[derive(Default, Clone, Copy)]
 struct FxHasher(u64);
 
@@ -292,60 +295,88 @@ type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 /// A pairing key: caseId, normalised query, or requestId.
 type Key<'a> = Cow<'a, str>;
 
-/// Occurrences of each key in run B, in order, as linked lists through `next`
-/// (no allocation per key).
-struct Chains<'a> {
-    heads: FastMap<Key<'a>, (usize, usize)>,
+const NONE: usize = usize::MAX;
+
+/// Run B's traces with one key, in order, as a linked list through [`Occurrences`]'
+/// `next` (no allocation per key): the first and last index, `NONE` when empty.
+#[derive(Clone, Copy)]
+struct Chain {
+    head: usize,
+    tail: usize,
+}
+
+/// What one pass knows of one key: run B's traces with it, one chain per category of
+/// trace (see [`category`]), and whether a trace of run A had it already.
+#[derive(Clone, Copy)]
+struct Seen {
+    chains: [Chain; 4],
+    by_a: bool,
+}
+
+const UNSEEN: Seen = Seen {
+    chains: [Chain {
+        head: NONE,
+        tail: NONE,
+    }; 4],
+    by_a: false,
+};
+
+/// One pass's keys, hashed once per trace: a trace of B is appended to its key's chain,
+/// a trace of A takes the first of its key's chains it may pair with.
+struct Occurrences<'a> {
+    keys: FastMap<Key<'a>, Seen>,
     next: Vec<usize>,
 }
 
-const NONE: usize = usize::MAX;
-
-impl<'a> Chains<'a> {
-    fn new(len: usize) -> Self {
-        Chains {
-            heads: FastMap::default(),
-            next: vec![NONE; len],
+impl<'a> Occurrences<'a> {
+    /// Appends B's trace `index`; true when the chain had one already (a repeated key).
+    fn push(&mut self, key: Key<'a>, category: usize, index: usize) -> bool {
+        let chain = &mut self.keys.entry(key).or_insert(UNSEEN).chains[category];
+        let repeated = chain.head != NONE;
+        if repeated {
+            self.next[chain.tail] = index;
+        } else {
+            chain.head = index;
         }
+        chain.tail = index;
+        // `next` is reused across passes: the new tail must not point on.
+        self.next[index] = NONE;
+        repeated
     }
 
-    fn push(&mut self, key: Key<'a>, index: usize) -> bool {
-        match self.heads.get_mut(&key) {
-            Some((_, tail)) => {
-                self.next[*tail] = index;
-                *tail = index;
-                true
-            }
-            None => {
-                self.heads.insert(key, (index, index));
-                false
-            }
-        }
-    }
-
-    fn pop(&mut self, key: &str) -> Option<usize> {
-        let (head, _) = self.heads.get_mut(key)?;
-        let index = *head;
-        if index == NONE {
-            return None;
-        }
-        *head = self.next[index];
-        Some(index)
+    /// The partner of a trace of A of `category`, first come first served, and whether an
+    /// earlier trace of A had the same key.
+    fn pop(&mut self, key: Key<'a>, by: PairedBy, category: usize) -> (Option<usize>, bool) {
+        let seen = self.keys.entry(key).or_insert(UNSEEN);
+        let repeated = std::mem::replace(&mut seen.by_a, true);
+        let next = &self.next;
+        let partner = (0..4).filter(|&c| allowed(by, category, c)).find_map(|c| {
+            let chain = &mut seen.chains[c];
+            let index = chain.head;
+            (index != NONE).then(|| {
+                chain.head = next[index];
+                index
+            })
+        });
+        (partner, repeated)
     }
 }
 
 /// The normalised query, borrowed when normalising would not change it (the usual case).
 fn normalized_query(text: &str) -> Cow<'_, str> {
-    let settled = |c: char| (c == ' ' || !c.is_whitespace()) && lowercases_to_itself(c);
-    // Byte by byte for ASCII (the usual query), by character otherwise.
-    let settled_text = if text.is_ascii() {
-        text.bytes()
-            .all(|b| b == b' ' || !(char::from(b).is_whitespace() || b.is_ascii_uppercase()))
-    } else {
-        text.chars().all(settled)
+    // A character normalising keeps: a space, or another character that is no whitespace
+    // and lowercases to itself (ASCII without the Unicode tables).
+    let settled = |c: char| {
+        if c.is_ascii() {
+            c == ' ' || !(c.is_whitespace() || c.is_ascii_uppercase())
+        } else {
+            !c.is_whitespace() && lowercases_to_itself(c)
+        }
     };
-    let already =
-        !text.starts_with(' ') && !text.ends_with(' ') && !text.contains("  ") && settled_text;
+    let already = !text.starts_with(' ')
+        && !text.ends_with(' ')
+        && !text.contains("  ")
+        && text.chars().all(settled);
     if already {
         Cow::Borrowed(text)
     } else {
@@ -398,38 +429,33 @@ fn link_traces(a: &[Arc<Trace>], b: &[Arc<Trace>], warnings: &mut Vec<String>) -
         (query_key, PairedBy::Query),
         (request_key, PairedBy::RequestId),
     ];
+    let mut occurrences = Occurrences {
+        keys: FastMap::default(),
+        next: vec![NONE; b.len()],
+    };
     for (key_of, by) in passes {
-        // One set of chains per category of B's traces.
-        let mut chains: [Chains<'_>; 4] = std::array::from_fn(|_| Chains::new(b.len()));
+        occurrences.keys.clear();
         let mut repeated_b = 0usize;
         for (j, t) in b.iter().enumerate() {
             if paired_b[j] {
                 continue;
             }
             if let Some(key) = key_of(t) {
-                if chains[category(t)].push(key, j) {
-                    repeated_b += 1;
-                }
+                repeated_b += usize::from(occurrences.push(key, category(t), j));
             }
         }
-        let mut seen_a: FastMap<Cow<'_, str>, ()> = FastMap::default();
         let mut repeated_a = 0usize;
         for (i, t) in a.iter().enumerate() {
             if partner_of_a[i].is_some() {
                 continue;
             }
             let Some(key) = key_of(t) else { continue };
-            let cat = category(t);
-            let partner = (0..4)
-                .filter(|&c| allowed(by, cat, c))
-                .find_map(|c| chains[c].pop(&key));
+            let (partner, repeated) = occurrences.pop(key, by, category(t));
             if let Some(j) = partner {
                 partner_of_a[i] = Some((j, by));
                 paired_b[j] = true;
             }
-            if seen_a.insert(key, ()).is_some() {
-                repeated_a += 1;
-            }
+            repeated_a += usize::from(repeated);
         }
         if repeated_a + repeated_b > 0 {
             let what = match by {
@@ -449,53 +475,26 @@ fn link_traces(a: &[Arc<Trace>], b: &[Arc<Trace>], warnings: &mut Vec<String>) -
         .collect()
 }
 
-/// Numbers each distinct docId and evidence key of a linked pair, A's candidates first.
-fn number_pair<'t>(
-    ta: &'t Trace,
-    tb: &'t Trace,
-    doc_ids: &mut Vec<u32>,
-    key_ids: &mut Vec<u32>,
-    docs: &mut FastMap<&'t str, u32>,
-    keys: &mut FastMap<&'t str, u32>,
-) {
-    docs.clear();
-    keys.clear();
-    for t in [ta, tb] {
-        let start = doc_ids.len();
-        let slots = slots(t);
-        doc_ids.resize(start + slots, u32::MAX);
-        key_ids.resize(start + slots, u32::MAX);
-        for c in t.candidates() {
-            let next = docs.len() as u32;
-            doc_ids[start + c.input_index] = *docs.entry(&c.doc_id).or_insert(next);
-            let next = keys.len() as u32;
-            key_ids[start + c.input_index] = *keys.entry(&c.evidence_key).or_insert(next);
-        }
-    }
-}
-
-/// Pairs the traces of two runs (caseId, else normalised query, else requestId) and
-/// numbers each pair's documents and evidence keys. Pass the parsed batches' `traces`
-/// (or, equally, those an analysis holds): the analyses compared must be of these.
+/// Pairs the traces of two runs (caseId, else normalised query, else requestId). Pass
+/// the parsed batches' `traces` (or, equally, those an analysis holds): the analyses
+/// compared must be of these.
 pub fn pair_runs(a: &[Arc<Trace>], b: &[Arc<Trace>]) -> Pairing {
     let mut warnings = Vec::new();
     let links = link_traces(a, b, &mut warnings);
-    let (mut doc_ids, mut key_ids) = (Vec::new(), Vec::new());
-    let mut starts = Vec::with_capacity(links.len());
-    let mut splits = Vec::with_capacity(links.len());
-    let (mut docs, mut keys) = (FastMap::default(), FastMap::default());
-    for link in &links {
-        starts.push(doc_ids.len());
-        splits.push(slots(&a[link.a]));
-        number_pair(
-            &a[link.a],
-            &b[link.b],
-            &mut doc_ids,
-            &mut key_ids,
-            &mut docs,
-            &mut keys,
-        );
-    }
+    let linked = links
+        .iter()
+        .map(|link| {
+            let (ta, tb) = (&a[link.a], &b[link.b]);
+            LinkedTraces {
+                mode_pair: ModePair {
+                    a: ta.canonical_mode,
+                    b: tb.canonical_mode,
+                },
+                names_a: Arc::clone(ta.name_hashes()),
+                names_b: Arc::clone(tb.name_hashes()),
+            }
+        })
+        .collect();
     let mut paired_a = vec![false; a.len()];
     let mut paired_b = vec![false; b.len()];
     for link in &links {
@@ -522,53 +521,38 @@ pub fn pair_runs(a: &[Arc<Trace>], b: &[Arc<Trace>]) -> Pairing {
         no_common_query,
         traces_a: a.len(),
         traces_b: b.len(),
-        doc_ids,
-        key_ids,
-        starts,
-        splits,
+        linked,
     }
-}
-
-/// The entries a trace's candidates take in the numbering: one per `inputIndex`.
-fn slots(t: &Trace) -> usize {
-    t.candidates()
-        .iter()
-        .map(|c| c.input_index + 1)
-        .max()
-        .unwrap_or(0)
 }
 
 /// Working space reused across pairs, so a comparison allocates per batch, not per pair.
 #[derive(Default)]
 struct Scratch {
-    docs_a: Vec<u32>,
-    docs_b: Vec<u32>,
-    keys_a: Vec<u32>,
-    keys_b: Vec<u32>,
+    docs_a: Vec<u64>,
+    docs_b: Vec<u64>,
+    keys_a: Vec<u64>,
+    keys_b: Vec<u64>,
     ranks_a: Vec<f64>,
     ranks_b: Vec<f64>,
 }
 
-/// The numbers of a trace's accepted documents (distinct, first occurrence) and evidence
-/// keys; `ids` are the pairing's numbers of this side's candidates.
+/// A trace's accepted documents (distinct, first occurrence) and evidence keys, as the
+/// hashes of their names (`names`, the trace's): the two sides' lists are compared by
+/// these numbers.
 fn accepted_lists(
     t: &TraceAnalysis,
-    doc_ids: &[u32],
-    key_ids: &[u32],
-    docs: &mut Vec<u32>,
-    keys: &mut Vec<u32>,
+    names: &[NameHashes],
+    docs: &mut Vec<u64>,
+    keys: &mut Vec<u64>,
 ) {
     docs.clear();
     keys.clear();
     // `take` stops the walk at the last accepted block instead of reading every decision.
-    for block in t.accepted_blocks().take(t.stages.accepted) {
-        let at = block.candidate.input_index;
-        let (Some(&doc), Some(&key)) = (doc_ids.get(at), key_ids.get(at)) else {
-            continue;
-        };
-        keys.push(key);
-        if !docs.contains(&doc) {
-            docs.push(doc);
+    for at in t.accepted_indices().take(t.stages.accepted) {
+        let Some(names) = names.get(at) else { continue };
+        keys.push(names.key);
+        if !docs.contains(&names.doc) {
+            docs.push(names.doc);
         }
     }
 }
@@ -576,16 +560,12 @@ fn accepted_lists(
 fn compare_pair(
     ta: &TraceAnalysis,
     tb: &TraceAnalysis,
-    link: Link,
-    ids: (&[u32], &[u32], usize),
+    (link, linked): (Link, &LinkedTraces),
     options: &CompareOptions,
     s: &mut Scratch,
 ) -> PairComparison {
-    let (doc_ids, key_ids, split) = ids;
-    let (docs_of_a, docs_of_b) = doc_ids.split_at(split.min(doc_ids.len()));
-    let (keys_of_a, keys_of_b) = key_ids.split_at(split.min(key_ids.len()));
-    accepted_lists(ta, docs_of_a, keys_of_a, &mut s.docs_a, &mut s.keys_a);
-    accepted_lists(tb, docs_of_b, keys_of_b, &mut s.docs_b, &mut s.keys_b);
+    accepted_lists(ta, &linked.names_a, &mut s.docs_a, &mut s.keys_a);
+    accepted_lists(tb, &linked.names_b, &mut s.docs_b, &mut s.keys_b);
     let k = ta.return_n().min(tb.return_n());
     let at_k = |count: usize| (k > 0).then(|| count as f64 / k as f64);
     s.ranks_a.clear();
@@ -601,10 +581,7 @@ fn compare_pair(
         a: link.a,
         b: link.b,
         paired_by: link.paired_by,
-        mode_pair: ModePair {
-            a: ta.mode(),
-            b: tb.mode(),
-        },
+        mode_pair: linked.mode_pair,
         k,
         docs_a: s.docs_a.len(),
         docs_b: s.docs_b.len(),
@@ -652,8 +629,12 @@ fn group_summary<'p>(
         rbo_ext: Distribution::of(Vec::new()),
         b_kept_none: 0,
     };
-    let (mut overlap_docs, mut overlap_keys, mut jaccard, mut rbo) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Sized once for the most pairs the group can hold, not grown pair by pair.
+    let most = pairs.size_hint().1.unwrap_or(0);
+    let mut overlap_docs = Vec::with_capacity(most);
+    let mut overlap_keys = Vec::with_capacity(most);
+    let mut jaccard = Vec::with_capacity(most);
+    let mut rbo = Vec::with_capacity(most);
     for p in pairs {
         summary.pairs += 1;
         summary.level_transitions[level_index(p.level_a)][level_index(p.level_b)] += 1;
@@ -712,27 +693,12 @@ pub fn compare_paired(
     options: &CompareOptions,
 ) -> RunComparison {
     let mut scratch = Scratch::default();
-    let pairs: Vec<PairComparison> = pairing
-        .links
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &link)| {
-            let (ta, tb) = (a.traces.get(link.a)?, b.traces.get(link.b)?);
-            let start = pairing.starts[i];
-            let end = pairing
-                .starts
-                .get(i + 1)
-                .copied()
-                .unwrap_or(pairing.doc_ids.len());
-            let split = pairing.splits[i];
-            let ids = (
-                &pairing.doc_ids[start..end],
-                &pairing.key_ids[start..end],
-                split,
-            );
-            Some(compare_pair(ta, tb, link, ids, options, &mut scratch))
-        })
-        .collect();
+    let mut pairs = Vec::with_capacity(pairing.links.len());
+    for (&link, linked) in pairing.links.iter().zip(&pairing.linked) {
+        if let (Some(ta), Some(tb)) = (a.traces.get(link.a), b.traces.get(link.b)) {
+            pairs.push(compare_pair(ta, tb, (link, linked), options, &mut scratch));
+        }
+    }
     // At most sixteen mode pairs (four modes a side): collected and insertion-sorted by
     // hand, as a general sort would add a few KB to the page's wasm.
     let mut mode_pairs: Vec<ModePair> = Vec::new();
@@ -742,13 +708,24 @@ pub fn compare_paired(
             mode_pairs.insert(at, p.mode_pair);
         }
     }
-    let mut groups = vec![group_summary("all".to_owned(), pairs.iter())];
-    for mode_pair in mode_pairs {
-        groups.push(group_summary(
-            mode_pair.label(),
-            pairs.iter().filter(|p| p.mode_pair == mode_pair),
-        ));
+    let all = group_summary("all".to_owned(), pairs.iter());
+    let mut groups = Vec::with_capacity(mode_pairs.len() + 1);
+    for &mode_pair in &mode_pairs {
+        groups.push(if mode_pairs.len() == 1 {
+            // Every pair is of this mode pair (the usual dense -> hybrid comparison): its
+            // numbers are the batch's.
+            GroupSummary {
+                group: mode_pair.label(),
+                ..all.clone()
+            }
+        } else {
+            group_summary(
+                mode_pair.label(),
+                pairs.iter().filter(|p| p.mode_pair == mode_pair),
+            )
+        });
     }
+    groups.insert(0, all);
     let b_kept_none = pairs
         .iter()
         .enumerate()
@@ -1136,6 +1113,34 @@ mod tests {
         assert_eq!(
             c.warnings,
             ["2 trace(s) of run A and 1 of run B repeat an earlier query; repeated ones are paired in order of appearance"]
+        );
+    }
+
+    /// B's two traces share a caseId A lacks, so neither pairs by caseId; by query only
+    /// the first one pairs, and the second A trace stays unpaired.
+    #[test]
+    fn a_chain_of_one_pass_does_not_leak_into_the_next() {
+        let c = pairs_of(
+            &[
+                trace(r#""requestId":"a1","query":"x""#, &["d"]),
+                trace(r#""requestId":"a2","query":"x""#, &["d"]),
+            ],
+            &[
+                trace(r#""requestId":"b1","caseId":"c","query":"x""#, &["d"]),
+                trace(r#""requestId":"b2","caseId":"c","query":"y""#, &["d"]),
+            ],
+        );
+        let found: Vec<(usize, usize, PairedBy)> =
+            c.pairs.iter().map(|p| (p.a, p.b, p.paired_by)).collect();
+        assert_eq!(found, [(0, 0, PairedBy::Query)]);
+        assert_eq!(c.unpaired_a[0].name, "a2");
+        assert_eq!(c.unpaired_b[0].name, "b2");
+        assert_eq!(
+            c.warnings,
+            [
+                "0 trace(s) of run A and 1 of run B repeat an earlier caseId; repeated ones are paired in order of appearance",
+                "1 trace(s) of run A and 0 of run B repeat an earlier query; repeated ones are paired in order of appearance"
+            ]
         );
     }
 
