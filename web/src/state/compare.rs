@@ -23,7 +23,7 @@ use ragtrace_core::runs::golden_delta::{
 use ragtrace_core::runs::{
     compare_paired, pair_runs, CompareOptions, PairComparison, Pairing, RunComparison,
 };
-use ragtrace_core::{analyze, Analysis, ParsedBatch};
+use ragtrace_core::{analyze, Analysis, ParsedBatch, Settings};
 use std::sync::Arc;
 
 /// Where run B comes from.
@@ -182,10 +182,22 @@ impl CompareState {
             }
         });
         let runs = Memo::new(move |previous: Option<&Option<Runs>>| {
+            // A knob move redoes only the stages it reaches; `reanalyze` analyses afresh
+            // when the previous analysis is of another batch.
+            let last = previous.and_then(Option::as_ref);
+            let again = |last: Option<&Shared<Analysis>>, batch: &ParsedBatch, s: &Settings| {
+                match last {
+                    Some(last) => last.reanalyze(batch, s),
+                    None => analyze(batch, s, false),
+                }
+                .map(Shared::new)
+            };
             let computed = if let Some((a, b)) = split_batches.get() {
                 state.settings.with(|s| {
-                    Some(analyze(&a, s, false).and_then(|a| Ok((a, analyze(&b, s, false)?))))
-                        .map(|r| r.map(|(a, b)| (Shared::new(a), Shared::new(b))))
+                    Some(
+                        again(last.map(|r| &r.0), &a, s)
+                            .and_then(|a| Ok((a, again(last.map(|r| &r.1), &b, s)?))),
+                    )
                 })
             } else {
                 parsed_b.get().and_then(|b| {
@@ -193,8 +205,8 @@ impl CompareState {
                     Some(
                         state
                             .settings
-                            .with(|s| analyze(&b, s, false))
-                            .map(|b| (a, Shared::new(b))),
+                            .with(|s| again(last.map(|r| &r.1), &b, s))
+                            .map(|b| (a, b)),
                     )
                 })
             };
