@@ -265,3 +265,29 @@ pub fn shown_level_count(root: &web_sys::Element, level: &str) -> usize {
     .parse()
     .unwrap()
 }
+
+/// The display's frame interval: the median time between consecutive animation
+/// frames with nothing else to do (16.7 ms at 60 Hz).
+pub async fn frame_interval(rounds: usize) -> f64 {
+    next_frame().await;
+    let mut previous = now();
+    let mut gaps = Vec::new();
+    for _ in 0..rounds {
+        next_frame().await;
+        let t = now();
+        gaps.push(t - previous);
+        previous = t;
+    }
+    median(gaps)
+}
+
+/// Lets every queued microtask run: Leptos runs effects as microtasks, before the
+/// browser's next rendering step, so this returns once the page's update is done.
+pub async fn drain_microtasks() {
+    for _ in 0..64 {
+        let resolved = js_sys::Promise::resolve(&JsValue::NULL);
+        wasm_bindgen_futures::JsFuture::from(resolved)
+            .await
+            .unwrap();
+    }
+}
