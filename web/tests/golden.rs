@@ -303,6 +303,34 @@ async fn the_generated_batch_has_cases_of_its_own() {
     let want = golden::evaluate_analysis(&cases, &analysis);
     let levels = &want.summary.levels;
     assert!(levels.strong > 0 && levels.medium > 0 && levels.weak > 0 && levels.miss > 0);
+    // More cases than a page: the table shows them a page at a time, in the file's order.
+    let total = want.cases.len();
+    assert!(total > 100 && total < 200, "{total} cases");
+    let shown = || find_all(&root, "#golden-case-table tbody tr").len();
+    assert_eq!(shown(), 100);
+    assert_eq!(
+        text(&root, "#golden-shown"),
+        format!("Showing 100 of {total} cases.")
+    );
+    assert_eq!(
+        text(&root, "#golden-more"),
+        format!("Show {} more", total - 100)
+    );
+    click(&root, "#golden-more");
+    settle().await;
+    assert_eq!(shown(), total);
+    assert!(root.query_selector("#golden-more").unwrap().is_none());
+    // Another filter starts again from one page.
+    click(&root, "#golden-filter button[data-filter=\"miss\"]");
+    settle().await;
+    assert_eq!(shown(), levels.miss.min(100));
+    click(&root, "#golden-filter button[data-filter=\"all\"]");
+    settle().await;
+    assert_eq!(shown(), 100);
+    while root.query_selector("#golden-more").unwrap().is_some() {
+        click(&root, "#golden-more");
+        settle().await;
+    }
     assert_shows(&root, &want);
     // Only the one batch: the button did not load it a second time.
     assert_eq!(find_all(&root, ".file-list li").len(), 1);

@@ -9,7 +9,7 @@ use crate::components::error_panel::InputErrorItem;
 use crate::components::finding::DiagnosticLine;
 use crate::format::{count, number, optional_number};
 use crate::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
-use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
+use crate::state::golden::{GoldenState, CASE_PAGE, PASTED_CASES_SOURCE};
 use crate::state::{AppState, Origin, Shared, View};
 use leptos::html;
 use leptos::prelude::*;
@@ -260,16 +260,23 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
         ("mrr", "MRR", summary.mean_reciprocal_rank),
         ("ndcg", "mean nDCG@k", summary.mean_ndcg),
     ];
-    let filter_report = report.clone();
-    let rows = move || {
-        let filter = golden.filter.get();
-        filter_report
-            .cases
-            .iter()
-            .filter(|case| filter.is_none_or(|level| case.level == level))
-            .cloned()
-            .map(|case| view! { <CaseRow case=case/> })
-            .collect_view()
+    let rows = {
+        let report = report.clone();
+        move || {
+            cases_at(&report, golden.filter.get())
+                .take(golden.shown_cases.get())
+                .cloned()
+                .map(|case| view! { <CaseRow case=case/> })
+                .collect_view()
+        }
+    };
+    let matching = {
+        let report = report.clone();
+        move || cases_at(&report, golden.filter.get()).count()
+    };
+    let filter_by = move |level: Option<GoldenLevel>| {
+        golden.filter.set(level);
+        golden.shown_cases.set(CASE_PAGE);
     };
     let unlinked = report.unlinked_traces.clone();
     let diagnostics = report.diagnostics.clone();
@@ -380,7 +387,7 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
                         class="segment-button"
                         data-filter="all"
                         aria-pressed=move || golden.filter.get().is_none().to_string()
-                        on:click=move |_| golden.filter.set(None)
+                        on:click=move |_| filter_by(None)
                     >
                         {format!("all ({})", summary.cases)}
                     </button>
@@ -393,7 +400,7 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
                                     class="segment-button"
                                     data-filter=level.as_str()
                                     aria-pressed=move || (golden.filter.get() == Some(level)).to_string()
-                                    on:click=move |_| golden.filter.set(Some(level))
+                                    on:click=move |_| filter_by(Some(level))
                                 >
                                     {format!("{} ({})", level.as_str(), levels.get(level))}
                                 </button>
@@ -422,8 +429,38 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+            {move || {
+                let (shown, total) = (golden.shown_cases.get(), matching());
+                (total > shown)
+                    .then(|| {
+                        view! {
+                            <p class="golden-more">
+                                <span id="golden-shown">{format!("Showing {shown} of {total} cases.")}</span>
+                                " "
+                                <button
+                                    type="button"
+                                    id="golden-more"
+                                    on:click=move |_| golden.shown_cases.update(|n| *n += CASE_PAGE)
+                                >
+                                    {format!("Show {} more", CASE_PAGE.min(total - shown))}
+                                </button>
+                            </p>
+                        }
+                    })
+            }}
         </section>
     }
+}
+
+/// The report's cases at `level` (all of them for `None`), in the cases file's order.
+fn cases_at(
+    report: &GoldenReport,
+    level: Option<GoldenLevel>,
+) -> impl Iterator<Item = &CaseReport> {
+    report
+        .cases
+        .iter()
+        .filter(move |case| level.is_none_or(|l| case.level == l))
 }
 
 /// A labelled list of values (documents, breadcrumbs, keywords); nothing when empty.

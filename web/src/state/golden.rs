@@ -10,6 +10,9 @@ use ragtrace_core::golden::{self, CaseSet, GoldenLevel, GoldenReport};
 /// The source name of cases typed or pasted into the box.
 pub(crate) const PASTED_CASES_SOURCE: &str = "pasted cases";
 
+/// Rows the case table adds at a time.
+pub(crate) const CASE_PAGE: usize = 100;
+
 /// The parsed cases file: `None` while the box is empty.
 pub(crate) type ParsedCases = Option<Result<Shared<CaseSet>, Vec<InputError>>>;
 
@@ -23,6 +26,9 @@ pub(crate) struct GoldenState {
     pub source: RwSignal<String>,
     /// Which level the case table shows (`None`: all).
     pub filter: RwSignal<Option<GoldenLevel>>,
+    /// How many rows of the case table are shown. The table grows a page at a time:
+    /// ten thousand case rows took seconds to lay out again on every knob move.
+    pub shown_cases: RwSignal<usize>,
     pub cases: Memo<ParsedCases>,
     /// The core's report for the cases under the current analysis.
     pub report: Memo<Option<Shared<GoldenReport>>>,
@@ -55,6 +61,7 @@ impl GoldenState {
             text,
             source,
             filter: RwSignal::new(None),
+            shown_cases: RwSignal::new(CASE_PAGE),
             cases,
             report,
         }
