@@ -346,6 +346,20 @@ mod golden {
         assert_eq!(normalize("ΟΔΟΣ"), "οδοσ");
     }
 
+    proptest::proptest! {
+        /// The definition, written the slow way: every character through its
+        /// Unicode lowercase mapping, white space runs as one space, ends trimmed.
+        #[test]
+        fn normalise_is_per_character_lowercase_with_collapsed_white_space(text in "\\PC{0,40}|[ A-Za-z\t\u{0B}\u{85}\u{A0}ΣÉİ]{0,40}") {
+            let words: Vec<String> = text
+                .split(char::is_whitespace)
+                .filter(|w| !w.is_empty())
+                .map(|w| w.chars().flat_map(char::to_lowercase).collect())
+                .collect();
+            proptest::prop_assert_eq!(normalize(&text), words.join(" "));
+        }
+    }
+
     #[test]
     fn cjk_keywords_and_breadcrumbs_match_as_substrings() {
         let c = case(
