@@ -28,6 +28,8 @@ export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 with_wasm_toolchain cargo fetch --quiet
 RUSTFLAGS="--cfg erase_components --cfg ragtrace_split -Clink-args=--emit-relocs -Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort" \
   with_wasm_toolchain trunk --quiet build --release --public-url ./ "$@"
+# Trunk's own wasm-opt warns that "linking section is present" (the relocations
+# the splitter needs): the module it writes is replaced by split-site.sh's parts.
 with_wasm_toolchain bash scripts/split-site.sh dist
 # The budget (300 KiB gzip) is the module every visitor downloads before the first
 # paint; the lazily loaded parts are printed beside it.
