@@ -192,7 +192,21 @@ impl SplitMix64 {
 
     /// Uniform in `0..n` by Lemire's multiply-shift (bias below 2^-32 for n < 2^32).
     pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+        multiply_shift(self.next_u64(), n)
+    }
+}
+
+/// The high 64 bits of `x * n`. For `n < 2^32` (always in wasm32) from two 64-bit
+/// products: the 128-bit product is a library call there, once per resampled case.
+/// `hi * n + (lo * n >> 32)` cannot overflow: it is below 2^64 - 2^32.
+fn multiply_shift(x: u64, n: usize) -> usize {
+    match u32::try_from(n) {
+        Ok(n) => {
+            let n = u64::from(n);
+            let (hi, lo) = (x >> 32, x & 0xFFFF_FFFF);
+            ((hi * n + ((lo * n) >> 32)) >> 32) as usize
+        }
+        Err(_) => ((u128::from(x) * n as u128) >> 64) as usize,
     }
 }
 
@@ -656,6 +670,29 @@ mod tests {
         close(p, 2.0 / 1024.0, 0.0015);
         // Deterministic: the same seed gives the same p.
         assert_eq!(p, sign_flip_p_values(&[&ones], 20_000, PERMUTATION_SEED)[0]);
+    }
+
+    #[test]
+    fn the_multiply_shift_is_the_high_half_of_the_128_bit_product() {
+        let mut rng = SplitMix64::new(7);
+        let sizes = [1usize, 2, 3, 1000, 65_537, u32::MAX as usize];
+        for _ in 0..10_000 {
+            let x = rng.next_u64();
+            for n in sizes.into_iter().chain([rng.next_u64() as u32 as usize]) {
+                assert_eq!(
+                    multiply_shift(x, n),
+                    ((u128::from(x) * n as u128) >> 64) as usize
+                );
+            }
+        }
+        for x in [0, 1, u64::MAX, u64::MAX - 1, 1 << 32, (1 << 32) - 1] {
+            for n in sizes {
+                assert_eq!(
+                    multiply_shift(x, n),
+                    ((u128::from(x) * n as u128) >> 64) as usize
+                );
+            }
+        }
     }
 
     #[test]
