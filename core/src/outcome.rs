@@ -48,9 +48,10 @@ pub fn normalise_level(text: &str) -> String {
         .collect()
 }
 
-/// `normalise_level(text) == expected` without allocating: a recompute asks it for every
-/// trace. Byte-wise is exact: the mapping only touches ASCII bytes, and the bytes of a
-/// non-ASCII character are left alone by it just as the character is.
+/// `normalise_level(text) == expected` without allocating ([`Level::parse_recorded`] is
+/// this against every level). Byte-wise is exact: the mapping only touches ASCII bytes,
+/// and the bytes of a non-ASCII character are left alone by it just as the character is.
+#[cfg(test)]
 pub(crate) fn normalised_eq(text: &str, expected: &str) -> bool {
     trimmed_eq(trim_level(text), expected)
 }
@@ -111,6 +112,17 @@ pub fn outcome(
     config: &Config,
     category_filter: Option<&str>,
 ) -> Outcome {
+    outcome_of(top_quality, config, filters(category_filter))
+}
+
+/// Whether a recorded category filter filters anything: a whitespace-only one filters
+/// nothing, so retrying without it would change nothing.
+pub(crate) fn filters(category_filter: Option<&str>) -> bool {
+    category_filter.is_some_and(|f| !trim_level(f).is_empty())
+}
+
+/// [`outcome`] with the filter already read ([`filters`]).
+pub(crate) fn outcome_of(top_quality: Option<f64>, config: &Config, filtered: bool) -> Outcome {
     let level = match top_quality {
         None => Level::NoMatch,
         Some(q) if q >= config.precise_threshold => Level::Precise,
@@ -119,8 +131,6 @@ pub fn outcome(
         Some(_) => Level::LowRelevance,
     };
     let low_quality = top_quality.is_none_or(|q| q < config.reference_threshold);
-    // A whitespace-only filter filters nothing, so retrying without it would change nothing.
-    let filtered = category_filter.is_some_and(|f| !trim_level(f).is_empty());
     Outcome {
         top_quality,
         level,

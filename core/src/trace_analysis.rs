@@ -8,7 +8,7 @@ use crate::config::{Config, HybridQuality, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::input::{Candidate, Hot, Rank, Trace};
 use crate::label::CanonicalLabel;
-use crate::outcome::{normalised_eq, outcome, Level};
+use crate::outcome::{filters, outcome_of, Level};
 use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
 use crate::quality::{quality, Quality, QualityBasis};
 use serde::ser::SerializeStruct;
@@ -55,16 +55,75 @@ pub struct TraceAnalysis {
     /// Some quality was computed from a distance (see [`Qualities`]).
     quality_reads_distance: bool,
     /// One entry per candidate in section 3.3 order, invalid ones last. Shared with
-    /// the analyses made from this one by a change that left the blocks as they were.
+    /// the analyses made from this one by a change that left the blocks' decisions as
+    /// they were (a quality or a threshold), so sharing it means the same blocks. The
+    /// blocks' qualities are not kept: a block's is computed again when the block is
+    /// read (it comes with its explanation), so a change of qualities allocates nothing.
     decided: Arc<[Decided]>,
+    /// What the later stages read of the trace, carried from analysis to analysis.
+    facts: TraceFacts,
 }
 
-/// What the configuration decided for one candidate (24 bytes on wasm32).
+/// What the configuration and level stages read of a trace that no setting changes,
+/// read once and carried along by each reanalysis: a knob move then reads the trace's
+/// hot entries at most, not its fields and strings scattered over memory (in a large
+/// batch each such read is a cache miss, and they were most of a threshold move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TraceFacts {
+    /// The trace has readable options of its own.
+    own_options: bool,
+    /// Its recorded category filter filters anything.
+    filtered: bool,
+    recorded_level: RecordedLevel,
+    recorded_low_quality: Option<bool>,
+}
+
+/// A trace's recorded `relevanceLevel`, as the level comparison reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RecordedLevel {
+    Absent,
+    /// The level it names (normalised as section 7's comparison does).
+    Level(Level),
+    /// It names no level, so it differs from every recomputed one.
+    Other,
+}
+
+impl RecordedLevel {
+    fn of(recorded: Option<&str>) -> Self {
+        match recorded {
+            None => RecordedLevel::Absent,
+            Some(text) => {
+                Level::parse_recorded(text).map_or(RecordedLevel::Other, RecordedLevel::Level)
+            }
+        }
+    }
+}
+
+impl TraceFacts {
+    fn of(trace: &Trace) -> Self {
+        TraceFacts {
+            own_options: trace.options_error.is_none() && !trace.options.is_empty(),
+            filtered: filters(trace.category_filter.as_deref()),
+            recorded_level: RecordedLevel::of(trace.recorded_relevance_level.as_deref()),
+            recorded_low_quality: trace.recorded_low_quality,
+        }
+    }
+
+    /// The recorded level exists and differs from `level`.
+    fn level_differs(&self, level: Level) -> bool {
+        match self.recorded_level {
+            RecordedLevel::Absent => false,
+            RecordedLevel::Level(recorded) => recorded != level,
+            RecordedLevel::Other => true,
+        }
+    }
+}
+
+/// What the configuration decided for one candidate (12 bytes on wasm32).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Decided {
     /// Index into the trace's `candidates`.
     index: usize,
-    quality: f64,
     accepted_rank: Option<NonZeroUsize>,
     status: Status,
 }
@@ -165,6 +224,18 @@ impl TraceAnalysis {
             .map(|d| d.index)
     }
 
+    /// The trace's recorded level as read once (the batch counts read it per analysis).
+    pub(crate) fn recorded_level(&self) -> RecordedLevel {
+        self.facts.recorded_level
+    }
+
+    /// Whether `other` (an analysis of the same trace) decided the very same blocks as
+    /// this one: true when one was made from the other by a change that reached only
+    /// qualities or the level, so what is read of the accepted list can be reused.
+    pub(crate) fn same_decisions(&self, other: &TraceAnalysis) -> bool {
+        Arc::ptr_eq(&self.decided, &other.decided)
+    }
+
     /// The trace's effective `returnN` (the golden evaluation's k).
     pub fn return_n(&self) -> usize {
         self.config.return_n
@@ -193,14 +264,15 @@ impl TraceAnalysis {
     fn block_of(&self, d: &Decided) -> Option<Block<'_>> {
         let candidate = self.trace.candidates().get(d.index)?;
         let hot = Hot::of(d.index, candidate);
-        let basis = quality_of(&hot, self.trace.candidates().len(), &self.config).basis;
+        // The very computation the decision stage made under this configuration.
+        let quality = quality_of(&hot, self.trace.candidates().len(), &self.config);
         Some(Block {
             candidate,
             original_rank: hot.rank(),
-            quality_score: d.quality,
+            quality_score: quality.score,
             status: d.status,
             accepted_rank: d.accepted_rank.map(NonZeroUsize::get),
-            quality_explanation: basis,
+            quality_explanation: quality.basis,
             excerpt_max_chars: self.config.excerpt_max_chars,
             max_chunks_per_document: self.config.max_chunks_per_document,
             return_n: self.config.return_n,
@@ -422,13 +494,18 @@ pub(crate) struct TraceConfig {
 }
 
 /// Defaults, the trace's own options (when used and valid), the user's settings.
-fn trace_config(trace: &Trace, settings: &Settings, global: &Config) -> TraceConfig {
+fn trace_config(
+    trace: &Trace,
+    facts: &TraceFacts,
+    settings: &Settings,
+    global: &Config,
+) -> TraceConfig {
     let global_only = |options_diagnostic| TraceConfig {
         config: *global,
         used_trace_options: false,
         options_diagnostic,
     };
-    if !settings.use_trace_options || trace.options_error.is_some() || trace.options.is_empty() {
+    if !settings.use_trace_options || !facts.own_options {
         return global_only(None);
     }
     match Config::merged(&trace.options, settings) {
@@ -524,7 +601,6 @@ fn decide(
         }
         decided.push(Decided {
             index: h.index,
-            quality: q.score,
             accepted_rank: decision.accepted_rank.and_then(NonZeroUsize::new),
             status: decision.status,
         });
@@ -533,27 +609,15 @@ fn decide(
 }
 
 /// The quality stage alone, over decisions already made (`maxL2Distance`,
-/// `hybridQuality`): `decided` with each entry's quality recomputed.
-fn requalify(
-    trace: &Trace,
-    config: &Config,
-    decided: &[Decided],
-    scratch: &mut Scratch,
-) -> (Arc<[Decided]>, Qualities) {
+/// `hybridQuality`): what the qualities of the blocks of `decided` decide.
+fn requalify(trace: &Trace, config: &Config, decided: &[Decided]) -> Qualities {
     let n = trace.candidates().len();
     let mut qualities = Qualities::default();
-    let out = &mut scratch.decided;
-    out.clear();
     // `decided` was filled in the order of these very entries, one per entry.
     for (d, h) in decided.iter().zip(trace.hot()) {
-        let q = quality_of(h, n, config);
-        qualities.add(&q, d.status, config);
-        out.push(Decided {
-            quality: q.score,
-            ..*d
-        });
+        qualities.add(&quality_of(h, n, config), d.status, config);
     }
-    (Arc::from(out.as_slice()), qualities)
+    qualities
 }
 
 /// The recorded evidence against the accepted blocks, for a LookupResult that has it.
@@ -609,7 +673,12 @@ impl Decisions {
 
 /// The level stage (the three thresholds) over the stages before it, and the whole
 /// trace analysis.
-fn finish(trace: &Arc<Trace>, config: TraceConfig, decisions: Decisions) -> TraceAnalysis {
+fn finish(
+    trace: &Arc<Trace>,
+    facts: TraceFacts,
+    config: TraceConfig,
+    decisions: Decisions,
+) -> TraceAnalysis {
     let TraceConfig {
         config,
         used_trace_options,
@@ -621,12 +690,9 @@ fn finish(trace: &Arc<Trace>, config: TraceConfig, decisions: Decisions) -> Trac
         qualities,
         evidence_comparison,
     } = decisions;
-    let result = outcome(qualities.top, &config, trace.category_filter.as_deref());
-    let level_differs = trace
-        .recorded_relevance_level
-        .as_deref()
-        .is_some_and(|recorded| !normalised_eq(recorded, result.level.as_str()));
-    let low_quality_differs = trace
+    let result = outcome_of(qualities.top, &config, facts.filtered);
+    let level_differs = facts.level_differs(result.level);
+    let low_quality_differs = facts
         .recorded_low_quality
         .is_some_and(|recorded| recorded != result.low_quality);
     TraceAnalysis {
@@ -645,6 +711,7 @@ fn finish(trace: &Arc<Trace>, config: TraceConfig, decisions: Decisions) -> Trac
         options_diagnostic,
         quality_reads_distance: qualities.reads_distance,
         decided,
+        facts,
     }
 }
 
@@ -655,9 +722,10 @@ pub(crate) fn analyze_trace(
     global: &Config,
     scratch: &mut Scratch,
 ) -> TraceAnalysis {
-    let config = trace_config(trace, settings, global);
+    let facts = TraceFacts::of(trace);
+    let config = trace_config(trace, &facts, settings, global);
     let decisions = Decisions::make(trace, &config.config, scratch);
-    finish(trace, config, decisions)
+    finish(trace, facts, config, decisions)
 }
 
 /// `relevanceLevel recorded X but recomputed Y; lowQuality recorded A but recomputed B`
@@ -687,4 +755,52 @@ fn recorded_differs_message(
         .chain(low_quality_part)
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::normalised_eq;
+
+    /// The level read once per trace differs from a recomputed level exactly when the
+    /// comparison of section 7 on the recorded text says so.
+    #[test]
+    fn a_recorded_level_read_once_compares_as_its_text_does() {
+        for text in [
+            "PRECISE",
+            " highly-relevant ",
+            "no match",
+            "Low_Relevance",
+            "relevant\t",
+            "Précise",
+            "PRECISE\u{a0}",
+            "",
+            " ",
+            "unknown",
+        ] {
+            let facts = TraceFacts {
+                own_options: false,
+                filtered: false,
+                recorded_level: RecordedLevel::of(Some(text)),
+                recorded_low_quality: None,
+            };
+            for level in Level::ALL {
+                assert_eq!(
+                    facts.level_differs(level),
+                    !normalised_eq(text, level.as_str()),
+                    "{text:?} against {level:?}"
+                );
+            }
+        }
+        let absent = TraceFacts {
+            recorded_level: RecordedLevel::of(None),
+            ..TraceFacts {
+                own_options: false,
+                filtered: false,
+                recorded_level: RecordedLevel::Absent,
+                recorded_low_quality: None,
+            }
+        };
+        assert!(Level::ALL.into_iter().all(|l| !absent.level_differs(l)));
+    }
 }

@@ -178,6 +178,21 @@ pub fn download(file_name: &str, mime: &str, content: &str) -> Result<(), String
     Ok(())
 }
 
+/// Runs `f` in a task of its own after the next painted frame: work whose result the
+/// frame does not show (the URL, the significance tests, freeing what a knob move
+/// replaced) waits until the user has seen the frame.
+pub(crate) fn after_paint(f: impl FnOnce() + 'static) {
+    leptos::prelude::request_animation_frame(move || {
+        leptos::prelude::set_timeout(f, std::time::Duration::ZERO)
+    });
+}
+
+/// Frees `value` after the next painted frame instead of now: dropping an analysis of
+/// a large batch takes milliseconds that a knob move should not spend before its frame.
+pub(crate) fn drop_after_paint<T: 'static>(value: T) {
+    after_paint(move || drop(value));
+}
+
 /// Panics show a visible banner (and still reach the console), never a dead page.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {

@@ -122,6 +122,7 @@ async fn knob_to_next_frame_on_the_compare_tab() {
         summary(&compare_ms)
     );
 
+    use_site_style();
     let (root, _app) = mount_fresh();
     settle().await;
     pick_file(&root, "#file-input", "dense.json", &dense);

@@ -197,6 +197,7 @@ async fn a_400_mb_json_lines_file_through_the_streamed_path() {
     assert_eq!(result.get(1).as_f64().unwrap() as usize, traces);
     drop(parts);
 
+    use_site_style();
     let (root, _app) = mount_fresh();
     settle().await;
     sleep(500).await;

@@ -60,6 +60,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     drop(batch);
 
     // The page: load the batch as a file, as a user would.
+    use_site_style();
     let (root, _app) = mount_fresh();
     settle().await;
     let parts = js_sys::Array::of1(&JsValue::from_str(&json));
@@ -268,6 +269,7 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
     );
 
     // The page: the batch as a file, the cases as a file, the Golden tab shown.
+    use_site_style();
     let (root, _app) = mount_fresh();
     settle().await;
     pick_files(&root, &[("bench.json", json.as_bytes())]);

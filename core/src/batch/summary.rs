@@ -2,7 +2,7 @@
 
 use crate::label::CanonicalLabel;
 use crate::outcome::{normalise_level, Level};
-use crate::trace_analysis::TraceAnalysis;
+use crate::trace_analysis::{RecordedLevel, TraceAnalysis};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -132,11 +132,16 @@ pub(crate) struct SummaryBuilder {
 
 impl SummaryBuilder {
     pub(crate) fn add(&mut self, t: &TraceAnalysis) {
-        let recorded = t
-            .trace
-            .recorded_relevance_level
-            .as_deref()
-            .map(|r| self.keys.key(r));
+        let recorded = match t.recorded_level() {
+            RecordedLevel::Absent => None,
+            RecordedLevel::Level(level) => Some(level as usize),
+            // Text that names no level is counted under its own normalised key.
+            RecordedLevel::Other => t
+                .trace
+                .recorded_relevance_level
+                .as_deref()
+                .map(|r| self.keys.key(r)),
+        };
         self.all.add(t, recorded);
         match t.mode() {
             Some(CanonicalLabel::Dense) => self.dense.add(t, recorded),

@@ -557,6 +557,23 @@ fn accepted_lists(
     }
 }
 
+/// A pair compared again when neither trace decided its blocks anew: what the
+/// accepted lists give is `before`'s; what the qualities and levels give is read again.
+fn recompare_pair(
+    ta: &TraceAnalysis,
+    tb: &TraceAnalysis,
+    before: &PairComparison,
+) -> PairComparison {
+    PairComparison {
+        level_a: ta.relevance_level,
+        level_b: tb.relevance_level,
+        top_quality_a: ta.top_quality,
+        top_quality_b: tb.top_quality,
+        config_differs: ta.config != tb.config,
+        ..*before
+    }
+}
+
 fn compare_pair(
     ta: &TraceAnalysis,
     tb: &TraceAnalysis,
@@ -692,11 +709,54 @@ pub fn compare_paired(
     pairing: &Pairing,
     options: &CompareOptions,
 ) -> RunComparison {
+    compare_runs_since(None, a, b, pairing, options)
+}
+
+/// What [`compare_paired`] gives for `a` and `b`, knowing `previous`: the comparison of
+/// `previous_runs` under the same `pairing` (the runs before a knob moved, from which
+/// `a` and `b` were reanalysed). A pair whose two traces kept their blocks' decisions
+/// (the knob reached only qualities or levels: `maxL2Distance`, a threshold) reuses
+/// what `previous` read of their accepted lists, by far the larger part of a pair's
+/// cost; the others are compared afresh. Any other `previous` only costs the check.
+pub fn recompare_paired(
+    previous: &RunComparison,
+    previous_runs: (&Analysis, &Analysis),
+    (a, b): (&Analysis, &Analysis),
+    pairing: &Pairing,
+    options: &CompareOptions,
+) -> RunComparison {
+    compare_runs_since(Some((previous, previous_runs)), a, b, pairing, options)
+}
+
+type Since<'a> = (&'a RunComparison, (&'a Analysis, &'a Analysis));
+
+fn compare_runs_since(
+    since: Option<Since<'_>>,
+    a: &Analysis,
+    b: &Analysis,
+    pairing: &Pairing,
+    options: &CompareOptions,
+) -> RunComparison {
+    let since = since.filter(|(previous, _)| previous.options == *options);
+    // The previous pair of the same two traces, when both kept their decisions.
+    let unchanged = |at: usize, link: Link, ta: &TraceAnalysis, tb: &TraceAnalysis| {
+        let (previous, (before_a, before_b)) = since?;
+        let pair = previous.pairs.get(at)?;
+        let same_link = pair.a == link.a && pair.b == link.b;
+        (same_link
+            && before_a.traces.get(link.a)?.same_decisions(ta)
+            && before_b.traces.get(link.b)?.same_decisions(tb))
+        .then_some(pair)
+    };
     let mut scratch = Scratch::default();
     let mut pairs = Vec::with_capacity(pairing.links.len());
     for (&link, linked) in pairing.links.iter().zip(&pairing.linked) {
         if let (Some(ta), Some(tb)) = (a.traces.get(link.a), b.traces.get(link.b)) {
-            pairs.push(compare_pair(ta, tb, (link, linked), options, &mut scratch));
+            let pair = match unchanged(pairs.len(), link, ta, tb) {
+                Some(before) => recompare_pair(ta, tb, before),
+                None => compare_pair(ta, tb, (link, linked), options, &mut scratch),
+            };
+            pairs.push(pair);
         }
     }
     // At most sixteen mode pairs (four modes a side): collected and insertion-sorted by
@@ -989,7 +1049,7 @@ pub fn compare_batches(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{analyze, parse_document, Settings};
+    use crate::{analyze, parse_document, ParsedBatch, Settings};
 
     fn run(traces: &str) -> Analysis {
         let batch = parse_document("run", traces);
@@ -1243,5 +1303,66 @@ mod tests {
         assert_eq!(c.groups[1].group, "dense->hybrid");
         assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::CaseId));
         assert!(c.pairs.iter().any(|p| p.paired_by == PairedBy::Query));
+    }
+
+    #[test]
+    fn a_comparison_redone_after_each_knob_equals_one_made_afresh() {
+        let (dense, hybrid, _) = crate::testdata::generate_paired_runs(60, 10, 5);
+        let (batch_a, batch_b) = (parse_document("a", &dense), parse_document("b", &hybrid));
+        let pairing = pair_runs(&batch_a.traces, &batch_b.traces);
+        let options = CompareOptions::default();
+        let with = |change: fn(&mut Settings)| {
+            let mut s = Settings::default();
+            change(&mut s);
+            s
+        };
+        // (the settings, whether every trace keeps its blocks' decisions from the step
+        // before: the keys of that step not set here go back to their defaults)
+        let steps = [
+            (with(|s| s.max_l2_distance = Some(0.7)), true),
+            (with(|s| s.precise_threshold = Some(0.95)), true),
+            (with(|s| s.return_n = Some(3)), false),
+            (with(|s| s.max_chunks_per_document = Some(1)), false),
+            (with(|s| s.reference_threshold = Some(0.2)), false),
+            (Settings::default(), true),
+        ];
+        let analysed = |batch: &ParsedBatch, s: &Settings| {
+            analyze(batch, s, false).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let (mut a, mut b) = (
+            analysed(&batch_a, &Settings::default()),
+            analysed(&batch_b, &Settings::default()),
+        );
+        let mut compared = compare_paired(&a, &b, &pairing, &options);
+        for (settings, kept) in steps {
+            let again = |run: &Analysis, batch: &ParsedBatch| {
+                run.reanalyze(batch, &settings)
+                    .unwrap_or_else(|e| panic!("{e}"))
+            };
+            let (next_a, next_b) = (again(&a, &batch_a), again(&b, &batch_b));
+            let shared = next_a
+                .traces
+                .iter()
+                .zip(&a.traces)
+                .all(|(n, before)| n.same_decisions(before));
+            assert_eq!(shared, kept, "{settings:?}");
+            let recompared =
+                recompare_paired(&compared, (&a, &b), (&next_a, &next_b), &pairing, &options);
+            let fresh = compare_paired(
+                &analysed(&batch_a, &settings),
+                &analysed(&batch_b, &settings),
+                &pairing,
+                &options,
+            );
+            assert_eq!(recompared, fresh, "{settings:?}");
+            assert_ne!(recompared, compared, "{settings:?} changed nothing");
+            (a, b, compared) = (next_a, next_b, recompared);
+        }
+        // Another RBO persistence: nothing of the previous comparison is reused.
+        let options = CompareOptions { rbo_p: 0.5 };
+        assert_eq!(
+            recompare_paired(&compared, (&a, &b), (&a, &b), &pairing, &options),
+            compare_paired(&a, &b, &pairing, &options)
+        );
     }
 }

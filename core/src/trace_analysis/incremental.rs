@@ -57,9 +57,9 @@ pub(crate) fn reanalyze_trace(
 ) -> TraceAnalysis {
     let trace = &previous.trace;
     // Per trace: its own options may hold a key the settings no longer override.
-    let config = trace_config(trace, settings, global);
-    let kept = |decided, qualities| Decisions {
-        decided,
+    let config = trace_config(trace, &previous.facts, settings, global);
+    let kept = |qualities| Decisions {
+        decided: Arc::clone(&previous.decided),
         stages: previous.stages,
         qualities,
         evidence_comparison: previous.evidence_comparison.clone(),
@@ -70,20 +70,14 @@ pub(crate) fn reanalyze_trace(
         previous.quality_reads_distance,
     ) {
         Stage::Decide => Decisions::make(trace, &config.config, scratch),
-        Stage::Qualify => {
-            let (decided, qualities) = requalify(trace, &config.config, &previous.decided, scratch);
-            kept(decided, qualities)
-        }
-        Stage::Level => kept(
-            Arc::clone(&previous.decided),
-            Qualities {
-                top: previous.top_quality,
-                gate_inert: previous.low_quality_gate_inert,
-                reads_distance: previous.quality_reads_distance,
-            },
-        ),
+        Stage::Qualify => kept(requalify(trace, &config.config, &previous.decided)),
+        Stage::Level => kept(Qualities {
+            top: previous.top_quality,
+            gate_inert: previous.low_quality_gate_inert,
+            reads_distance: previous.quality_reads_distance,
+        }),
     };
-    finish(trace, config, decisions)
+    finish(trace, previous.facts, config, decisions)
 }
 
 #[cfg(test)]

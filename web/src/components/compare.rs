@@ -12,7 +12,7 @@ use crate::state::AppState;
 use leptos::html;
 use leptos::prelude::*;
 use ragtrace_core::runs::golden_delta::{GoldenComparison, METRICS};
-use ragtrace_core::runs::{Distribution, RunComparison};
+use ragtrace_core::runs::{Distribution, GroupSummary, RunComparison};
 use std::sync::Arc;
 use web_sys::Element;
 
@@ -258,16 +258,56 @@ fn paragraph(id: &str, class: &str, text: &str) -> Option<Element> {
     Some(p)
 }
 
-/// The matrix, counts and distributions of the group the mode-pair filter picks (all
-/// pairs when none, or when that mode pair is absent).
-fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<Element> {
+/// The group the mode-pair filter picks (all pairs when none, or when that mode pair is
+/// absent).
+fn picked_group<'c>(c: &'c RunComparison, mode_pair: Option<&str>) -> Option<&'c GroupSummary> {
     let wanted = mode_pair.unwrap_or("all");
-    let g = c
-        .groups
+    c.groups
         .iter()
         .find(|g| g.group == wanted)
-        .or(c.groups.first())?;
+        .or(c.groups.first())
+}
+
+/// `f` of the group the mode-pair filter picks in the current comparison.
+fn read_group<T>(compare: CompareState, f: impl FnOnce(&GroupSummary) -> T) -> Option<T> {
+    compare.comparison.with(|c| {
+        compare
+            .controls
+            .with(|ctl| picked_group(c.as_ref()?, ctl.mode_pair.as_deref()).map(f))
+    })
+}
+
+/// A group's level transitions and counts: what a knob that moves levels changes.
+#[derive(Debug, Clone, PartialEq)]
+struct GroupLevels {
+    transitions: [[usize; 5]; 5],
+    improved: usize,
+    worsened: usize,
+    b_kept_none: usize,
+}
+
+fn levels_view(g: &GroupLevels) -> Option<Element> {
     let levels = LEVELS.map(|l| (l.as_str(), level_class(l.as_str())));
+    let stats = [
+        "level improved: ",
+        &g.improved.to_string(),
+        " · level worsened: ",
+        &g.worsened.to_string(),
+        " · B kept none of A's documents: ",
+        &g.b_kept_none.to_string(),
+    ]
+    .concat();
+    Some(dom::add(
+        dom::add(
+            dom::el("div", "", "")?,
+            matrix("compare-matrix", levels, &g.transitions),
+        ),
+        paragraph("compare-level-changes", "hint", &stats),
+    ))
+}
+
+/// A group's overlap and RBO distributions: they change only with the blocks' decisions.
+fn spread_view((overlap, rbo): &(Distribution, Distribution)) -> Option<Element> {
     let bins = (0..10)
         .map(|i| {
             let range = [
@@ -280,38 +320,20 @@ fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<Element> {
                 i.to_string(),
                 vec![
                     cell(range, "range"),
-                    cell(g.overlap_docs.histogram[i].to_string(), "overlap"),
-                    cell(g.rbo_ext.histogram[i].to_string(), "rbo"),
+                    cell(overlap.histogram[i].to_string(), "overlap"),
+                    cell(rbo.histogram[i].to_string(), "rbo"),
                 ],
             )
         })
         .collect();
-    let stats = [
-        "level improved: ",
-        &g.level_improved.to_string(),
-        " · level worsened: ",
-        &g.level_worsened.to_string(),
-        " · B kept none of A's documents: ",
-        &g.b_kept_none.to_string(),
-    ]
-    .concat();
     let summary = [
         "overlap@k: ",
-        &distribution_text(&g.overlap_docs),
+        &distribution_text(overlap),
         "; RBO: ",
-        &distribution_text(&g.rbo_ext),
+        &distribution_text(rbo),
     ]
     .concat();
-    let grid = dom::el("div", "grid-2", "")?;
-    dom::set(&grid, "data-group", &g.group);
-    let left = dom::add(
-        dom::add(
-            dom::el("div", "", "")?,
-            matrix("compare-matrix", levels, &g.level_transitions),
-        ),
-        paragraph("compare-level-changes", "hint", &stats),
-    );
-    let right = dom::add(
+    Some(dom::add(
         dom::add(
             dom::el("div", "", "")?,
             dom::table(
@@ -322,8 +344,7 @@ fn group_view(c: &RunComparison, mode_pair: Option<&str>) -> Option<Element> {
             ),
         ),
         paragraph("compare-distribution", "hint", &summary),
-    );
-    Some(dom::add(dom::add(grid, Some(left)), Some(right)))
+    ))
 }
 
 #[component]
@@ -363,13 +384,19 @@ fn Comparison() -> impl IntoView {
             .pairing
             .with(|p| p.as_ref().map(|p| p.warnings.join(" ")).unwrap_or_default())
     };
-    let group = move || {
-        compare.comparison.with(|c| {
-            compare
-                .controls
-                .with(|ctl| group_view(c.as_ref()?, ctl.mode_pair.as_deref()))
+    // Each half of the group's panel is rebuilt only when its own numbers change: a
+    // threshold or maxL2Distance moves levels, not the overlap and RBO distributions.
+    let group_name = Memo::new(move |_| read_group(compare, |g| g.group.clone()));
+    let group_levels = Memo::new(move |_| {
+        read_group(compare, |g| GroupLevels {
+            transitions: g.level_transitions,
+            improved: g.level_improved,
+            worsened: g.level_worsened,
+            b_kept_none: g.b_kept_none,
         })
-    };
+    });
+    let group_spread =
+        Memo::new(move |_| read_group(compare, |g| (g.overlap_docs.clone(), g.rbo_ext.clone())));
     view! {
         <section class="panel compare-summary" aria-labelledby="compare-summary-title">
             <div class="panel-title-row">
@@ -399,7 +426,10 @@ fn Comparison() -> impl IntoView {
                 </label>
             </div>
             <p class="finding">{warnings}</p>
-            {dom::host("compare-group", group)}
+            <div class="grid-2 compare-group" data-group=move || group_name.get()>
+                {dom::host("compare-levels", move || group_levels.with(|g| levels_view(g.as_ref()?)))}
+                {dom::host("compare-spread", move || group_spread.with(|g| spread_view(g.as_ref()?)))}
+            </div>
         </section>
         <GoldenDeltas/>
         <PairTable/>

@@ -9,20 +9,29 @@ use crate::state::compare::{visible_pairs, CompareState, PairSort};
 use crate::state::Shared;
 use leptos::prelude::*;
 use ragtrace_core::runs::{pair_detail, OnlyOneSide, PairComparison, PairDetail};
-use ragtrace_core::TraceAnalysis;
+use ragtrace_core::{Level, TraceAnalysis};
 use web_sys::Element;
 
 /// Rows that fit in the scroll container (as the trace list's).
 const VIEWPORT_ROWS: i32 = 16;
 const OVERSCAN: i32 = 6;
 
-/// `PRECISE → NO_MATCH` as two badges.
-fn levels(pair: &PairComparison) -> impl IntoView {
-    let (a, b) = (pair.level_a.as_str(), pair.level_b.as_str());
+/// `PRECISE → NO_MATCH` as two badges, following the pair at `index` across knob moves.
+fn levels(compare: CompareState, index: usize) -> impl IntoView {
+    let level = move |side: fn(&PairComparison) -> Level| {
+        move || {
+            compare.comparison.with(|c| {
+                c.as_ref()
+                    .and_then(|c| c.pairs.get(index))
+                    .map_or("", |p| side(p).as_str())
+            })
+        }
+    };
+    let (a, b) = (level(|p| p.level_a), level(|p| p.level_b));
     view! {
-        <span class=level_class(a)>{a}</span>
+        <span class=move || level_class(a())>{a}</span>
         " → "
-        <span class=level_class(b)>{b}</span>
+        <span class=move || level_class(b())>{b}</span>
     }
 }
 
@@ -124,10 +133,13 @@ pub(crate) fn PairTable() -> impl IntoView {
                             style:transform=move || ["translateY(".to_owned(), (window().0 * ROW_HEIGHT).to_string(), "px)".to_owned()].concat()
                         >
                             {move || {
+                                // The rows follow the pairing, the filters and order, and the
+                                // window; a knob move that keeps those only updates cells.
                                 let (first, last) = window();
                                 let rows = rows.get();
-                                let comparison = compare.comparison.get();
-                                compare.runs.with(|runs| {
+                                compare.pairing.track();
+                                let comparison = compare.comparison.get_untracked();
+                                compare.runs.with_untracked(|runs| {
                                     let (Some((a, _)), Some(c), Some(slice)) =
                                         (runs, comparison, rows.get(first as usize..last as usize))
                                     else {
@@ -150,31 +162,55 @@ pub(crate) fn PairTable() -> impl IntoView {
     }
 }
 
+/// One row of the pair table. Its structure (the pair's queries and modes) is fixed
+/// for the pairing; the numbers a knob changes are read by each cell from the current
+/// comparison, so a knob move updates text instead of rebuilding rows.
 fn pair_row(
     compare: CompareState,
     index: usize,
     pair: &PairComparison,
     a: &TraceAnalysis,
 ) -> AnyView {
-    let quality = [
-        optional_number(pair.top_quality_a),
-        " → ".to_owned(),
-        optional_number(pair.top_quality_b),
-    ]
-    .concat();
-    let notes = [
-        pair.b_kept_none.then_some("B lost A's docs"),
-        pair.config_differs.then_some("settings differ"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" · ");
+    let field = move |f: fn(&PairComparison) -> String| {
+        move || {
+            compare.comparison.with(|c| {
+                c.as_ref()
+                    .and_then(|c| c.pairs.get(index))
+                    .map(f)
+                    .unwrap_or_default()
+            })
+        }
+    };
+    let worsened = move || {
+        compare.comparison.with(|c| {
+            c.as_ref()
+                .and_then(|c| c.pairs.get(index))
+                .is_some_and(PairComparison::level_worsened)
+        })
+    };
+    let quality = field(|p| {
+        [
+            optional_number(p.top_quality_a),
+            " → ".to_owned(),
+            optional_number(p.top_quality_b),
+        ]
+        .concat()
+    });
+    let notes = field(|p| {
+        [
+            p.b_kept_none.then_some("B lost A's docs"),
+            p.config_differs.then_some("settings differ"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ")
+    });
     view! {
         <div
             role="row"
             class="trow"
-            class:differs=pair.level_worsened()
+            class:differs=worsened
             class:open=move || compare.open_pair.get() == Some(index)
             data-pair=index.to_string()
             on:click=move |_| compare.open_pair.set(Some(index))
@@ -184,11 +220,11 @@ fn pair_row(
                 <button type="button" class="link">{query_of(a)}</button>
             </div>
             <div role="cell" class="tcell">{pair.mode_pair.label()}</div>
-            <div role="cell" class="tcell" data-col="levels">{levels(pair)}</div>
+            <div role="cell" class="tcell" data-col="levels">{levels(compare, index)}</div>
             <div role="cell" class="tcell num" data-col="quality">{quality}</div>
-            <div role="cell" class="tcell num" data-col="overlap">{optional_number(pair.overlap_docs)}</div>
-            <div role="cell" class="tcell num" data-col="rbo">{optional_number(pair.rbo.map(|r| r.ext))}</div>
-            <div role="cell" class="tcell num" data-col="tau">{optional_number(pair.kendall_tau_b)}</div>
+            <div role="cell" class="tcell num" data-col="overlap">{field(|p| optional_number(p.overlap_docs))}</div>
+            <div role="cell" class="tcell num" data-col="rbo">{field(|p| optional_number(p.rbo.map(|r| r.ext)))}</div>
+            <div role="cell" class="tcell num" data-col="tau">{field(|p| optional_number(p.kendall_tau_b))}</div>
             <div role="cell" class="tcell gates" data-col="notes">{notes}</div>
         </div>
     }

@@ -6,6 +6,7 @@ use super::storage::{
     save, save_within_limit, storage, StoredCases, StoredDocument, CASES_KEY, DOCUMENTS_KEY,
     PASTE_KEY, SETTINGS_KEY, TOO_LARGE,
 };
+use crate::browser::after_paint;
 use crate::lazy::CompareLink;
 use crate::samples::Sample;
 use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
@@ -122,19 +123,14 @@ pub(crate) fn keep_in_sync(state: AppState) {
             // Written after the next paint: replacing the URL costs about half a
             // millisecond, which a slider drag should not spend inside its frame.
             // Writes keep their order, so the last change wins.
-            request_animation_frame(move || {
-                set_timeout(
-                    move || {
-                        if let Ok(history) = window.history() {
-                            let _ = history.replace_state_with_url(
-                                &wasm_bindgen::JsValue::NULL,
-                                "",
-                                Some(&url),
-                            );
-                        }
-                    },
-                    std::time::Duration::ZERO,
-                );
+            after_paint(move || {
+                if let Ok(history) = window.history() {
+                    let _ = history.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&url),
+                    );
+                }
             });
         }
     });

@@ -10,6 +10,7 @@
 
 use super::golden::GoldenState;
 use super::{AppState, Shared, View};
+use crate::browser::{after_paint, drop_after_paint};
 use crate::samples::{
     paired_sample, PAIRED_CASES_SOURCE, PAIRED_DENSE_SOURCE, PAIRED_HYBRID_SOURCE,
 };
@@ -21,7 +22,8 @@ use ragtrace_core::runs::golden_delta::{
     add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions,
 };
 use ragtrace_core::runs::{
-    compare_paired, pair_runs, CompareOptions, PairComparison, Pairing, RunComparison,
+    compare_paired, pair_runs, recompare_paired, CompareOptions, PairComparison, Pairing,
+    RunComparison,
 };
 use ragtrace_core::{analyze, Analysis, ParsedBatch, Settings};
 use std::sync::Arc;
@@ -185,6 +187,7 @@ impl CompareState {
             // A knob move redoes only the stages it reaches; `reanalyze` analyses afresh
             // when the previous analysis is of another batch.
             let last = previous.and_then(Option::as_ref);
+            drop_after_paint(last.cloned());
             let again = |last: Option<&Shared<Analysis>>, batch: &ParsedBatch, s: &Settings| {
                 match last {
                     Some(last) => last.reanalyze(batch, s),
@@ -218,17 +221,28 @@ impl CompareState {
             }
         });
         let rbo_p = RwSignal::new(CompareOptions::default().rbo_p);
-        let comparison = Memo::new(move |_| {
+        // The runs the last comparison was made of: after a knob that left the blocks'
+        // decisions as they were, the core reuses what it read of the accepted lists.
+        let compared_runs = StoredValue::new(None::<Runs>);
+        let comparison = Memo::new(move |previous: Option<&Option<Shared<RunComparison>>>| {
             let (a, b) = runs.get()?;
             let options = CompareOptions { rbo_p: rbo_p.get() };
-            pairing.with(|pairing| {
-                Some(Shared::new(compare_paired(
-                    &a,
-                    &b,
-                    pairing.as_ref()?,
-                    &options,
-                )))
-            })
+            let since = previous.cloned().flatten().zip(compared_runs.get_value());
+            let compared = pairing.with(|pairing| {
+                let pairing = pairing.as_ref()?;
+                Some(Shared::new(match since {
+                    Some((before, (before_a, before_b))) => recompare_paired(
+                        &before,
+                        (&before_a, &before_b),
+                        (&a, &b),
+                        pairing,
+                        &options,
+                    ),
+                    None => compare_paired(&a, &b, pairing, &options),
+                }))
+            });
+            compared_runs.set_value(compared.is_some().then_some((a, b)));
+            compared
         });
         let golden_comparison = Memo::new(move |_| {
             let Some(Ok(cases)) = golden.cases.get() else {
@@ -250,18 +264,13 @@ impl CompareState {
                 return;
             };
             // After the paint; skipped when a newer comparison has replaced this one.
-            request_animation_frame(move || {
-                set_timeout(
-                    move || {
-                        if golden_comparison.get_untracked().as_ref() != Some(&current) {
-                            return;
-                        }
-                        let mut tested = GoldenComparison::clone(&current);
-                        add_significance(&mut tested, &SignificanceOptions::default());
-                        significance.set(Some((current, Shared::new(tested))));
-                    },
-                    std::time::Duration::ZERO,
-                )
+            after_paint(move || {
+                if golden_comparison.get_untracked().as_ref() != Some(&current) {
+                    return;
+                }
+                let mut tested = GoldenComparison::clone(&current);
+                add_significance(&mut tested, &SignificanceOptions::default());
+                significance.set(Some((current, Shared::new(tested))));
             });
         });
         CompareState {

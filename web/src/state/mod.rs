@@ -307,6 +307,9 @@ impl AppState {
                         return Ok(analysis);
                     }
                     MEMO_ANALYSES.fetch_add(1, Ordering::Relaxed);
+                    if let Some(Ok(previous)) = previous {
+                        crate::browser::drop_after_paint(previous.clone());
+                    }
                     match previous {
                         Some(Ok(previous)) => previous.reanalyze(&batch, s),
                         _ => analyze(&batch, s, true),

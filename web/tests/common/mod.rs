@@ -10,6 +10,18 @@ pub fn window() -> web_sys::Window {
     web_sys::window().expect("a browser window")
 }
 
+/// Gives the test page the site's stylesheet (once), so that what a benchmark measures
+/// includes the style, layout and paint of the page as visitors get it.
+pub fn use_site_style() {
+    if document().get_element_by_id("site-style").is_some() {
+        return;
+    }
+    let style = document().create_element("style").unwrap();
+    style.set_id("site-style");
+    style.set_text_content(Some(include_str!("../../style.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+}
+
 /// Mounts an `App` over whatever the page remembers (localStorage, hash): a reload.
 pub fn mount_again() -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
     let root: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
