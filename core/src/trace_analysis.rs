@@ -609,15 +609,36 @@ fn decide(
 }
 
 /// The quality stage alone, over decisions already made (`maxL2Distance`,
-/// `hybridQuality`): what the qualities of the blocks of `decided` decide.
-fn requalify(trace: &Trace, config: &Config, decided: &[Decided]) -> Qualities {
+/// `hybridQuality`): what the qualities of the blocks of `decided` decide. `kept`: the
+/// qualities before a change of `maxL2Distance` alone, which moves scores but not what
+/// they are computed from (labels, ranks and `hybridQuality` decide that), so only the
+/// accepted blocks' qualities are needed again, for the top.
+fn requalify(
+    trace: &Trace,
+    config: &Config,
+    decided: &[Decided],
+    kept: Option<Qualities>,
+) -> Qualities {
     let n = trace.candidates().len();
-    let mut qualities = Qualities::default();
     // `decided` was filled in the order of these very entries, one per entry.
-    for (d, h) in decided.iter().zip(trace.hot()) {
-        qualities.add(&quality_of(h, n, config), d.status, config);
+    let entries = decided.iter().zip(trace.hot());
+    match kept {
+        Some(kept) => {
+            let mut qualities = Qualities { top: None, ..kept };
+            for (_, h) in entries.filter(|(d, _)| d.status == Status::Accepted) {
+                let score = quality_of(h, n, config).score;
+                qualities.top = Some(qualities.top.map_or(score, |t| t.max(score)));
+            }
+            qualities
+        }
+        None => {
+            let mut qualities = Qualities::default();
+            for (d, h) in entries {
+                qualities.add(&quality_of(h, n, config), d.status, config);
+            }
+            qualities
+        }
     }
-    qualities
 }
 
 /// The recorded evidence against the accepted blocks, for a LookupResult that has it.

@@ -58,6 +58,11 @@ pub(crate) fn reanalyze_trace(
     let trace = &previous.trace;
     // Per trace: its own options may hold a key the settings no longer override.
     let config = trace_config(trace, &previous.facts, settings, global);
+    let previous_qualities = Qualities {
+        top: previous.top_quality,
+        gate_inert: previous.low_quality_gate_inert,
+        reads_distance: previous.quality_reads_distance,
+    };
     let kept = |qualities| Decisions {
         decided: Arc::clone(&previous.decided),
         stages: previous.stages,
@@ -70,12 +75,12 @@ pub(crate) fn reanalyze_trace(
         previous.quality_reads_distance,
     ) {
         Stage::Decide => Decisions::make(trace, &config.config, scratch),
-        Stage::Qualify => kept(requalify(trace, &config.config, &previous.decided)),
-        Stage::Level => kept(Qualities {
-            top: previous.top_quality,
-            gate_inert: previous.low_quality_gate_inert,
-            reads_distance: previous.quality_reads_distance,
-        }),
+        Stage::Qualify => {
+            let only_distance = previous.config.hybrid_quality == config.config.hybrid_quality;
+            let before = only_distance.then_some(previous_qualities);
+            kept(requalify(trace, &config.config, &previous.decided, before))
+        }
+        Stage::Level => kept(previous_qualities),
     };
     finish(trace, previous.facts, config, decisions)
 }
