@@ -31,6 +31,9 @@ pub fn read_files(state: AppState, files: web_sys::FileList) {
                     // analysis of the new batch is made in pieces of their own.
                     gloo_timers::future::TimeoutFuture::new(0).await;
                     state.prepare_analysis(&document, ticket).await;
+                    // Its last piece ran in this task: the file joins the batch (and
+                    // the views update) in a task of its own.
+                    gloo_timers::future::TimeoutFuture::new(0).await;
                     if !state.load_is_current(ticket) {
                         return;
                     }

@@ -299,6 +299,10 @@ impl AppState {
             move |previous: Option<&Result<Shared<Analysis>, ConfigError>>| {
                 let batch = analysed_batch.get();
                 settings.with(|s| {
+                    // The analysis replaced is freed after the paint, not in this task.
+                    if let Some(Ok(previous)) = previous {
+                        crate::browser::drop_after_paint(previous.clone());
+                    }
                     let mut ready = None;
                     prepared.update_value(|p| ready = p.take());
                     if let Some((_, analysis)) =
@@ -307,9 +311,6 @@ impl AppState {
                         return Ok(analysis);
                     }
                     MEMO_ANALYSES.fetch_add(1, Ordering::Relaxed);
-                    if let Some(Ok(previous)) = previous {
-                        crate::browser::drop_after_paint(previous.clone());
-                    }
                     match previous {
                         Some(Ok(previous)) => previous.reanalyze(&batch, s),
                         _ => analyze(&batch, s, true),
@@ -438,6 +439,9 @@ impl AppState {
             }
         }
         let analysis = Shared::new(analyzer.into_analysis(traces, &batch));
+        // This batch's traces are shared with the documents: dropping it is a
+        // decrement per trace, which need not lengthen the task that shows the file.
+        crate::browser::drop_after_paint(batch);
         self.prepared.set_value(Some((settings, analysis)));
     }
 
