@@ -24,19 +24,48 @@ impl CanonicalLabel {
 /// `bm25_only` is matched as a prefix (wider than the seeds' `bm25_only_*`)
 /// so that a bare `bm25_only` maps to hybrid too.
 pub fn canonical_label(raw: &str) -> Option<CanonicalLabel> {
-    let label = raw.trim().to_lowercase();
-    match label.as_str() {
-        "dense" | "l2_distance" => Some(CanonicalLabel::Dense),
-        "hybrid" | "rrf_fused" => Some(CanonicalLabel::Hybrid),
-        other if other.starts_with("bm25_only") => Some(CanonicalLabel::Hybrid),
-        _ => None,
-    }
+    classify_label(raw).0
 }
 
 /// True when `raw` canonicalises but is not itself `dense` or `hybrid`.
 pub fn is_legacy_alias(raw: &str) -> bool {
-    let label = raw.trim().to_lowercase();
-    canonical_label(&label).is_some() && label != "dense" && label != "hybrid"
+    classify_label(raw).1
+}
+
+/// [`canonical_label`] and [`is_legacy_alias`] at once. The parser asks both for every
+/// candidate; a label that is ASCII once trimmed (every label in practice) is compared
+/// without the lowercased copy (its two allocations a candidate took 4% of a parse in
+/// wasm).
+pub fn classify_label(raw: &str) -> (Option<CanonicalLabel>, bool) {
+    let label = raw.trim();
+    if label.is_ascii() {
+        classify_ignoring_ascii_case(label)
+    } else {
+        // Unicode lowercasing can turn a non-ASCII letter into an ASCII one (the
+        // Kelvin sign K into k): such labels are lowercased first, as the contract says.
+        classify_ignoring_ascii_case(&label.to_lowercase())
+    }
+}
+
+/// Matches `label` ignoring ASCII case, which is what lowercasing does to ASCII text
+/// (and lowercased text has no ASCII capitals left to ignore).
+fn classify_ignoring_ascii_case(label: &str) -> (Option<CanonicalLabel>, bool) {
+    const BM25_ONLY: &str = "bm25_only";
+    let is = |word: &str| label.eq_ignore_ascii_case(word);
+    let bm25_only = label
+        .get(..BM25_ONLY.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(BM25_ONLY));
+    if is("dense") {
+        (Some(CanonicalLabel::Dense), false)
+    } else if is("hybrid") {
+        (Some(CanonicalLabel::Hybrid), false)
+    } else if is("l2_distance") {
+        (Some(CanonicalLabel::Dense), true)
+    } else if is("rrf_fused") || bm25_only {
+        (Some(CanonicalLabel::Hybrid), true)
+    } else {
+        (None, false)
+    }
 }
 
 #[cfg(test)]

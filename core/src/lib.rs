@@ -12,6 +12,7 @@ pub mod calibration;
 pub mod compare;
 pub mod config;
 pub mod diagnostic;
+mod fast_hash;
 pub mod golden;
 pub mod input;
 pub mod label;

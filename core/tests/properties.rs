@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use ragtrace_core::compare::{self, BlockChange};
 use ragtrace_core::config::HybridQuality;
-use ragtrace_core::label::CanonicalLabel;
+use ragtrace_core::label::{classify_label, CanonicalLabel};
 use ragtrace_core::quality::quality_score;
 use ragtrace_core::{analyze, input, Config, Settings, Status};
 use serde_json::{json, Value};
@@ -205,5 +205,67 @@ proptest! {
         }
         let level_changed = b.relevance_level != t.relevance_level;
         prop_assert_eq!(compare::level_changes(&baseline, &current).unwrap().len(), usize::from(level_changed));
+    }
+}
+
+/// Section 3.1 as written: trim, lowercase, then match. `classify_label` skips the
+/// lowercased copy for ASCII labels and must agree with this on every label.
+fn label_by_lowercasing(raw: &str) -> (Option<CanonicalLabel>, bool) {
+    let label = raw.trim().to_lowercase();
+    let canonical = match label.as_str() {
+        "dense" | "l2_distance" => Some(CanonicalLabel::Dense),
+        "hybrid" | "rrf_fused" => Some(CanonicalLabel::Hybrid),
+        other if other.starts_with("bm25_only") => Some(CanonicalLabel::Hybrid),
+        _ => None,
+    };
+    (
+        canonical,
+        canonical.is_some() && label != "dense" && label != "hybrid",
+    )
+}
+
+#[test]
+fn label_classification_equals_lowercasing_first_on_edge_cases() {
+    let labels = [
+        "dense",
+        "DENSE",
+        " Hybrid\t",
+        "l2_DISTANCE",
+        "RRF_Fused ",
+        "bm25_only",
+        "BM25_ONLY_no_dense",
+        "bm25_onl",
+        "",
+        "  ",
+        "cosine",
+        "denser",
+        "\u{3000}dense\u{3000}",
+        "\u{212A}dense",
+        "bm25_only\u{212A}",
+        "hybr\u{130}d",
+        "d\u{e9}nse",
+        "\u{1E0C}ENSE",
+    ];
+    for label in labels {
+        assert_eq!(
+            classify_label(label),
+            label_by_lowercasing(label),
+            "{label:?}"
+        );
+    }
+}
+
+proptest! {
+    #[test]
+    fn label_classification_equals_lowercasing_first(
+        label in "[ \t\u{3000}]?(dense|hybrid|l2_distance|rrf_fused|bm25_only|bm25_onl|cosine|)[a-z_\u{212A}\u{e9}\u{130}]{0,3}[ \u{85}]?",
+        upper in prop::collection::vec(prop::bool::ANY, 16),
+    ) {
+        let label: String = label
+            .chars()
+            .zip(upper.iter().cycle())
+            .map(|(c, &up)| if up { c.to_ascii_uppercase() } else { c })
+            .collect();
+        prop_assert_eq!(classify_label(&label), label_by_lowercasing(&label), "{:?}", label);
     }
 }

@@ -8,7 +8,7 @@ use super::scalar::Diags;
 use super::visitors::{Item, ListField, RawCandidate, RawObject, RawRank, Top};
 use crate::config::{ConfigError, Key, Settings, ValueError};
 use crate::diagnostic::{pointer_token, Diagnostic, InputError};
-use crate::label::{canonical_label, is_legacy_alias, CanonicalLabel};
+use crate::label::{canonical_label, classify_label, CanonicalLabel};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -485,7 +485,7 @@ pub(super) fn finish_candidates(
         };
         let doc_id = doc_id.unwrap_or_else(|| evidence_key.clone());
         let (canonical, legacy_alias) = match &score_label {
-            Some(label) => (canonical_label(label), is_legacy_alias(label)),
+            Some(label) => classify_label(label),
             None => (mode_label, false),
         };
         if canonical.is_none() {

@@ -3,9 +3,10 @@
 //! hashes a run comparison matches documents by.
 
 use super::model::{hot_of, Candidate, NameHashes, Trace};
+use crate::fast_hash::FastMap;
 use crate::label::canonical_label;
 use crate::legacy::legacy_positions;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Everything about a trace that no setting changes: order, duplicates, doc slots,
@@ -29,7 +30,8 @@ pub(super) fn derive(trace: &mut Trace, mut candidates: Vec<Candidate>) {
             .then_with(|| a.cmp(&b))
     });
 
-    let mut seen: HashMap<Arc<str>, u64> = HashMap::with_capacity(valid.len());
+    let mut seen: FastMap<Arc<str>, u64> =
+        FastMap::with_capacity_and_hasher(valid.len(), Default::default());
     for &i in &valid {
         let c = &mut candidates[i];
         let rank = c.rank.value().unwrap_or(0);
@@ -41,7 +43,8 @@ pub(super) fn derive(trace: &mut Trace, mut candidates: Vec<Candidate>) {
         }
     }
 
-    let mut docs: HashMap<Arc<str>, usize> = HashMap::with_capacity(candidates.len());
+    let mut docs: FastMap<Arc<str>, usize> =
+        FastMap::with_capacity_and_hasher(candidates.len(), Default::default());
     for c in candidates.iter_mut() {
         let next = docs.len();
         c.doc_slot = *docs.entry(c.doc_id.clone()).or_insert(next);

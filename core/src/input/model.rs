@@ -200,9 +200,8 @@ impl NameHashes {
 
 /// SipHash-1-3 with fixed keys (std's `DefaultHasher::new()`): the same text gives the
 /// same number in both runs of a comparison, and two different names of one pair share
-/// a number with probability about 2^-64 per pair of names (docs/decisions.md). The
-/// parser's own maps already hash every docId and evidence key with it, so it adds no
-/// hashing code to the page.
+/// a number with probability about 2^-64 per pair of names (docs/decisions.md). Other
+/// maps of the page use it too, so it adds no hashing code there.
 pub(crate) fn name_hash(text: &str) -> u64 {
     use std::hash::BuildHasher;
     std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(text)

@@ -15,6 +15,7 @@
 pub mod golden_delta;
 pub mod markdown;
 
+use crate::fast_hash::FastMap;
 use crate::golden::normalize;
 use crate::input::NameHashes;
 use crate::label::CanonicalLabel;
@@ -23,7 +24,6 @@ use crate::{Analysis, Level, Trace, TraceAnalysis};
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The options of a comparison (not knobs of the analysis: they change no trace).
@@ -261,36 +261,6 @@ struct LinkedTraces {
     names_a: Arc<[NameHashes]>,
     names_b: Arc<[NameHashes]>,
 }
-
-/// FxHash (rustc's hasher): keys here are ids and queries from the user's own files, so
-/// the flooding resistance of the default SipHash buys nothing.
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0xf135_7aea_2e62_a9c5;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-        }
-        for &byte in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
-        }
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.write(&[byte]);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// A pairing key: caseId, normalised query, or requestId.
 type Key<'a> = Cow<'a, str>;
