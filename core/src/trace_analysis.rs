@@ -555,6 +555,11 @@ struct Qualities {
 }
 
 impl Qualities {
+    /// An accepted block's quality counted in the top.
+    fn raise_top(&mut self, score: f64) {
+        self.top = Some(self.top.map_or(score, |t| t.max(score)));
+    }
+
     fn add(&mut self, q: &Quality, status: Status, config: &Config) {
         self.reads_distance |= matches!(
             q.basis,
@@ -563,7 +568,7 @@ impl Qualities {
                 | QualityBasis::MaxRankDense { .. }
         );
         if status == Status::Accepted {
-            self.top = Some(self.top.map_or(q.score, |t| t.max(q.score)));
+            self.raise_top(q.score);
             if config.hybrid_quality == HybridQuality::Rank
                 && matches!(q.basis, QualityBasis::Rank { r: 1, .. })
             {
@@ -626,8 +631,7 @@ fn requalify(
         Some(kept) => {
             let mut qualities = Qualities { top: None, ..kept };
             for (_, h) in entries.filter(|(d, _)| d.status == Status::Accepted) {
-                let score = quality_of(h, n, config).score;
-                qualities.top = Some(qualities.top.map_or(score, |t| t.max(score)));
+                qualities.raise_top(quality_of(h, n, config).score);
             }
             qualities
         }
@@ -787,6 +791,12 @@ mod tests {
     /// comparison of section 7 on the recorded text says so.
     #[test]
     fn a_recorded_level_read_once_compares_as_its_text_does() {
+        let facts = |recorded| TraceFacts {
+            own_options: false,
+            filtered: false,
+            recorded_level: RecordedLevel::of(recorded),
+            recorded_low_quality: None,
+        };
         for text in [
             "PRECISE",
             " highly-relevant ",
@@ -799,12 +809,7 @@ mod tests {
             " ",
             "unknown",
         ] {
-            let facts = TraceFacts {
-                own_options: false,
-                filtered: false,
-                recorded_level: RecordedLevel::of(Some(text)),
-                recorded_low_quality: None,
-            };
+            let facts = facts(Some(text));
             for level in Level::ALL {
                 assert_eq!(
                     facts.level_differs(level),
@@ -813,15 +818,7 @@ mod tests {
                 );
             }
         }
-        let absent = TraceFacts {
-            recorded_level: RecordedLevel::of(None),
-            ..TraceFacts {
-                own_options: false,
-                filtered: false,
-                recorded_level: RecordedLevel::Absent,
-                recorded_low_quality: None,
-            }
-        };
+        let absent = facts(None);
         assert!(Level::ALL.into_iter().all(|l| !absent.level_differs(l)));
     }
 }

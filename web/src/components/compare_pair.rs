@@ -16,16 +16,22 @@ use web_sys::Element;
 const VIEWPORT_ROWS: i32 = 16;
 const OVERSCAN: i32 = 6;
 
+/// `f` of the pair at `index` in the current comparison: a row reads its numbers
+/// through this, so a knob move updates them in place.
+fn read_pair<T>(
+    compare: CompareState,
+    index: usize,
+    f: impl FnOnce(&PairComparison) -> T,
+) -> Option<T> {
+    compare
+        .comparison
+        .with(|c| c.as_ref().and_then(|c| c.pairs.get(index)).map(f))
+}
+
 /// `PRECISE → NO_MATCH` as two badges, following the pair at `index` across knob moves.
 fn levels(compare: CompareState, index: usize) -> impl IntoView {
     let level = move |side: fn(&PairComparison) -> Level| {
-        move || {
-            compare.comparison.with(|c| {
-                c.as_ref()
-                    .and_then(|c| c.pairs.get(index))
-                    .map_or("", |p| side(p).as_str())
-            })
-        }
+        move || read_pair(compare, index, |p| side(p).as_str()).unwrap_or("")
     };
     let (a, b) = (level(|p| p.level_a), level(|p| p.level_b));
     view! {
@@ -172,22 +178,9 @@ fn pair_row(
     a: &TraceAnalysis,
 ) -> AnyView {
     let field = move |f: fn(&PairComparison) -> String| {
-        move || {
-            compare.comparison.with(|c| {
-                c.as_ref()
-                    .and_then(|c| c.pairs.get(index))
-                    .map(f)
-                    .unwrap_or_default()
-            })
-        }
+        move || read_pair(compare, index, f).unwrap_or_default()
     };
-    let worsened = move || {
-        compare.comparison.with(|c| {
-            c.as_ref()
-                .and_then(|c| c.pairs.get(index))
-                .is_some_and(PairComparison::level_worsened)
-        })
-    };
+    let worsened = move || read_pair(compare, index, PairComparison::level_worsened) == Some(true);
     let quality = field(|p| {
         [
             optional_number(p.top_quality_a),
