@@ -8,6 +8,7 @@ use common::*;
 use ragtrace_core::compare::{block_changes, BlockChange};
 use ragtrace_core::input::parse_documents;
 use ragtrace_core::{analyze, Analysis, Settings, SweepPoint};
+use ragtrace_web::components::trace_list::list_walk_count;
 use ragtrace_web::samples::Sample;
 use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_LOOKUP_RESULTS};
 use wasm_bindgen::JsCast;
@@ -97,6 +98,35 @@ async fn moving_max_l2_distance_recomputes_every_trace() {
     for level in ragtrace_web::format::LEVELS {
         let n = after.summary.all.levels.get(&level).copied().unwrap_or(0);
         assert_eq!(shown_level_count(&root, level.as_str()), n, "{level:?}");
+    }
+    // So do the change column and the recorded -> recomputed matrix (all traces).
+    for level in ragtrace_web::format::LEVELS {
+        let change = after.summary.all.change(level.as_str());
+        let cell = find(
+            &root,
+            &format!(
+                "#distribution-table tr[data-level=\"{}\"] td.delta",
+                level.as_str()
+            ),
+        );
+        assert_eq!(cell.class_list().contains("up"), change > 0, "{level:?}");
+        assert_eq!(cell.class_list().contains("down"), change < 0, "{level:?}");
+    }
+    let matrix_rows = find_all(&root, "#transition-matrix tbody tr");
+    assert!(!matrix_rows.is_empty(), "the sample must record levels");
+    for row in &matrix_rows {
+        let recorded = row
+            .query_selector("th")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap();
+        let cells = row.query_selector_all("td").unwrap();
+        for (i, to) in ragtrace_core::Level::ALL.into_iter().enumerate() {
+            let shown = cells.item(i as u32).unwrap().text_content().unwrap();
+            let want = after.summary.all.transition(&recorded, to);
+            assert_eq!(shown, want.to_string(), "{recorded} -> {to:?}");
+        }
     }
     // The first rows of the list show the recomputed levels too.
     for row in find_all(&root, ".vtable-window .trow").iter().take(5) {
@@ -414,6 +444,79 @@ async fn the_list_sorts_by_a_column() {
     assert_eq!(
         cell.get_attribute("aria-sort").as_deref(),
         Some("descending")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_trace_list_follows_a_knob_only_when_its_rows_depend_on_one() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    let generated = Sample::Generated.text();
+    let docs = [("generated-500.json", &*generated)];
+
+    // Batch order and no filter: no setting can change the rows, so a knob move does
+    // not walk the list; the cells still show the new analysis.
+    let walks = list_walk_count();
+    set_input(&root, "#knob-maxL2Distance", "0.6", "input");
+    settle().await;
+    assert_eq!(
+        list_walk_count(),
+        walks,
+        "a knob walked rows it cannot change"
+    );
+    let at_06 = expected(
+        &docs,
+        &Settings {
+            max_l2_distance: Some(0.6),
+            ..Settings::default()
+        },
+    );
+    let first = find(&root, ".vtable-window .trow");
+    assert_eq!(first.get_attribute("data-index").as_deref(), Some("0"));
+    let level = first
+        .query_selector("[data-col=\"level\"]")
+        .unwrap()
+        .unwrap();
+    assert!(level
+        .text_content()
+        .unwrap_or_default()
+        .contains(at_06.traces[0].relevance_level.as_str()));
+
+    // Filtered by a level, the rows are the traces the core puts at that level under
+    // each setting.
+    let filter = find(&root, "#filter-level");
+    js_sys::Reflect::set(&filter, &"value".into(), &"LOW_RELEVANCE".into()).unwrap();
+    fire(&filter, "change");
+    settle().await;
+    let low_relevance = |a: &Analysis| {
+        a.traces
+            .iter()
+            .filter(|t| t.relevance_level == ragtrace_core::Level::LowRelevance)
+            .count()
+    };
+    let shown = |root: &web_sys::Element| text(root, "#trace-list-count");
+    let total = at_06.traces.len();
+    assert_eq!(
+        shown(&root),
+        format!("{} of {total}", low_relevance(&at_06))
+    );
+    let at_14 = expected(
+        &docs,
+        &Settings {
+            max_l2_distance: Some(1.4),
+            ..Settings::default()
+        },
+    );
+    assert_ne!(
+        low_relevance(&at_06),
+        low_relevance(&at_14),
+        "the sample must react"
+    );
+    set_input(&root, "#knob-maxL2Distance", "1.4", "input");
+    settle().await;
+    assert_eq!(
+        shown(&root),
+        format!("{} of {total}", low_relevance(&at_14))
     );
 }
 

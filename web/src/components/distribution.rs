@@ -6,6 +6,7 @@ use crate::state::AppState;
 use leptos::prelude::*;
 use ragtrace_core::batch::SCOPES;
 use ragtrace_core::ModeSummary;
+use std::sync::Arc;
 
 /// The batch-wide counts and each mode's, as the core splits them.
 pub(crate) type Scopes = [(&'static str, ModeSummary); 3];
@@ -26,6 +27,14 @@ pub(crate) fn Distribution() -> impl IntoView {
         state.analysis.with(|a| {
             a.as_ref()
                 .map(|a| a.summary.scopes().map(|(name, m)| (name, m.clone())))
+        })
+    });
+    // The rows (the five levels, then other recorded spellings) change with the batch
+    // only: a knob move keeps them and updates their cells.
+    let keys = Memo::new(move |_| {
+        scopes.with(|s| {
+            s.as_ref()
+                .map_or_else(Vec::new, |s| s[0].1.distribution_keys())
         })
     });
     let of_scope = move |scope: usize, f: fn(&ModeSummary) -> usize| {
@@ -76,17 +85,10 @@ pub(crate) fn Distribution() -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || {
-                            scopes.with(|s| {
-                                let Some(scopes) = s.as_ref() else {
-                                    return Vec::new();
-                                };
-                                scopes[0]
-                                    .1
-                                    .distribution_keys()
-                                    .into_iter()
-                                    .map(|name| level_row(scopes, name))
-                                    .collect::<Vec<_>>()
-                            })
+                            keys.get()
+                                .into_iter()
+                                .map(|name| level_row(scopes, name))
+                                .collect::<Vec<_>>()
                         }}
                     </tbody>
                 </table>
@@ -124,19 +126,33 @@ pub(crate) fn Distribution() -> impl IntoView {
     }
 }
 
-/// One level's row: recorded, recomputed and change per scope. Rebuilt when the
-/// counts change (a few dozen cells).
-fn level_row(scopes: &Scopes, name: String) -> impl IntoView + use<> {
-    let cells = scopes
+/// One level's row: recorded, recomputed and change per scope, each cell following
+/// the counts.
+fn level_row(scopes: Memo<Option<Scopes>>, name: String) -> impl IntoView + use<> {
+    let key: Arc<str> = Arc::from(name.as_str());
+    let count = move |scope: usize, f: fn(&ModeSummary, &str) -> i64| {
+        let key = Arc::clone(&key);
+        move || {
+            scopes.with(|s| {
+                s.as_ref()
+                    .and_then(|s| s.get(scope))
+                    .map_or(0, |(_, m)| f(m, &key))
+            })
+        }
+    };
+    let cells = SCOPES
         .iter()
-        .map(|(scope, m)| {
-            let (recomputed, recorded, change) =
-                (m.recomputed(&name), m.recorded(&name), m.change(&name));
+        .enumerate()
+        .map(|(i, scope)| {
+            let recorded = count(i, |m, k| m.recorded(k) as i64);
+            let recomputed = count(i, |m, k| m.recomputed(k) as i64);
+            let change = count(i, ModeSummary::change);
+            let (up, down) = (change.clone(), change.clone());
             view! {
                 <td class="num" data-scope=*scope data-kind="recorded">{recorded}</td>
                 <td class="num" data-scope=*scope data-kind="recomputed">{recomputed}</td>
-                <td class="num delta" class:up=change.is_positive() class:down=change.is_negative()>
-                    {signed(change)}
+                <td class="num delta" class:up=move || { up() > 0 } class:down=move || { down() < 0 }>
+                    {move || signed(change())}
                 </td>
             }
         })

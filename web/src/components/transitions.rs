@@ -5,6 +5,7 @@ use crate::state::AppState;
 use leptos::prelude::*;
 use ragtrace_core::batch::SCOPES;
 use ragtrace_core::{Level, ModeSummary};
+use std::sync::Arc;
 
 #[component]
 pub(crate) fn Transitions() -> impl IntoView {
@@ -75,15 +76,10 @@ pub(crate) fn Transitions() -> impl IntoView {
                                     </tr>
                                 </thead>
                                 <tbody>
-                                    {move || {
-                                        counts.with(|c| {
-                                            c.as_ref().map(|c| {
-                                                rows.iter()
-                                                    .map(|recorded| transition_row(c, recorded))
-                                                    .collect::<Vec<_>>()
-                                            })
-                                        })
-                                    }}
+                                    {rows
+                                        .into_iter()
+                                        .map(|recorded| transition_row(counts, recorded))
+                                        .collect::<Vec<_>>()}
                                 </tbody>
                             </table>
                         </div>
@@ -95,18 +91,20 @@ pub(crate) fn Transitions() -> impl IntoView {
     }
 }
 
-/// One recorded level's row of the matrix, rebuilt when the counts change (the
-/// rows themselves, what was recorded, stay).
-fn transition_row(counts: &ModeSummary, recorded: &str) -> impl IntoView + use<> {
+/// One recorded level's row of the matrix: the rows (what was recorded) stay while
+/// a knob moves, each cell follows the counts.
+fn transition_row(counts: Memo<Option<ModeSummary>>, recorded: String) -> impl IntoView + use<> {
+    let key: Arc<str> = Arc::from(recorded.as_str());
     let cells = Level::ALL
         .into_iter()
         .map(|to| {
-            let n = counts.transition(recorded, to);
+            let key = Arc::clone(&key);
+            let n = move || counts.with(|c| c.as_ref().map_or(0, |c| c.transition(&key, to)));
             let same = recorded == to.as_str();
-            view! { <td class="num" class:diagonal=same class:zero=n == 0>{n}</td> }
+            let zero = n.clone();
+            view! { <td class="num" class:diagonal=same class:zero=move || { zero() == 0 }>{n}</td> }
         })
         .collect_view();
-    let recorded = recorded.to_owned();
     view! {
         <tr>
             <th scope="row">

@@ -198,6 +198,20 @@ pub struct ListControls {
     pub sort: Sort,
 }
 
+impl ListControls {
+    /// Whether the rows shown depend on what the settings compute (levels, top
+    /// qualities, accepted counts), not only on the traces as read: a knob can then
+    /// change which rows show and in what order.
+    pub fn reads_computed(&self) -> bool {
+        self.level.is_some()
+            || self.changed_only
+            || matches!(
+                self.sort.key,
+                SortKey::Level | SortKey::TopQuality | SortKey::Accepted
+            )
+    }
+}
+
 impl Default for ListControls {
     fn default() -> Self {
         ListControls {
