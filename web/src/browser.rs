@@ -181,13 +181,51 @@ pub fn download(file_name: &str, mime: &str, content: &str) -> Result<(), String
     Ok(())
 }
 
-/// Runs `f` in a task of its own after the next painted frame: work whose result the
-/// frame does not show (the URL, the significance tests, freeing what a knob move
-/// replaced) waits until the user has seen the frame.
+/// How long work after the paint may wait for the browser to be idle: while a slider
+/// is dragged, frames can follow each other without an idle moment.
+const IDLE_DEADLINE_MS: u32 = 250;
+
+/// Runs `f` after the next painted frame, when the browser is idle: work whose result
+/// the frame does not show (the URL, the significance tests, freeing what a knob move
+/// replaced) waits until the user has seen the frame, and an input that arrives
+/// meanwhile (the next step of a drag) is handled first. Within `IDLE_DEADLINE_MS`
+/// in any case; where `requestIdleCallback` is missing (Safari), in a task of its own.
 pub(crate) fn after_paint(f: impl FnOnce() + 'static) {
-    leptos::prelude::request_animation_frame(move || {
-        leptos::prelude::set_timeout(f, std::time::Duration::ZERO)
+    leptos::prelude::request_animation_frame(move || when_idle(f));
+}
+
+fn when_idle(f: impl FnOnce() + 'static) {
+    let pending = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    let run = {
+        let pending = std::rc::Rc::clone(&pending);
+        move || {
+            if let Some(f) = pending.take() {
+                f();
+            }
+        }
+    };
+    let window = web_sys::window().filter(|w| {
+        js_sys::Reflect::has(w, &JsValue::from_str("requestIdleCallback")).unwrap_or(false)
     });
+    if let Some(window) = window {
+        let options = web_sys::IdleRequestOptions::new();
+        options.set_timeout(IDLE_DEADLINE_MS);
+        let callback = wasm_bindgen::closure::Closure::once_into_js(run);
+        if window
+            .request_idle_callback_with_options(callback.unchecked_ref(), &options)
+            .is_ok()
+        {
+            return;
+        }
+    }
+    leptos::prelude::set_timeout(
+        move || {
+            if let Some(f) = pending.take() {
+                f();
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// Frees `value` after the next painted frame instead of now: dropping an analysis of

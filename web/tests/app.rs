@@ -139,7 +139,7 @@ async fn moving_max_l2_distance_recomputes_every_trace() {
         );
     }
     // The link reproduces the view (written after the next paint).
-    next_frame().await;
+    after_paint().await;
     settle().await;
     let hash = window().location().hash().unwrap();
     assert!(hash.contains("maxL2Distance=0.6"), "{hash}");

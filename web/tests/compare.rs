@@ -178,7 +178,7 @@ async fn the_paired_sample_shows_the_cores_comparison_and_golden_deltas() {
         "{counts}"
     );
     // The link carries the tab and run B's source (never the traces).
-    next_frame().await;
+    after_paint().await;
     settle().await;
     let hash = window().location().hash().unwrap();
     assert!(hash.contains("view=compare"), "{hash}");
@@ -297,7 +297,7 @@ async fn a_pair_opens_side_by_side() {
         rbo.starts_with(&optional_number(detail.numbers.rbo.map(|r| r.ext))),
         "{rbo}"
     );
-    next_frame().await;
+    after_paint().await;
     settle().await;
     let hash = window().location().hash().unwrap();
     assert!(hash.contains(&format!("cmp.pair={}", index + 1)), "{hash}");
@@ -334,7 +334,7 @@ async fn a_link_reopens_the_tab_as_it_was() {
     let button: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(find(&first, "button"));
     button.click();
     settle().await;
-    next_frame().await;
+    after_paint().await;
     settle().await;
     let link = window().location().hash().unwrap();
     assert!(link.contains(&format!("cmp.pair={}", pair + 1)), "{link}");
@@ -346,7 +346,7 @@ async fn a_link_reopens_the_tab_as_it_was() {
     let (root, app) = open_link(&link.replace("view=compare", "view=batch"));
     settle().await;
     assert!(root.query_selector("#compare-pair").unwrap().is_none());
-    next_frame().await;
+    after_paint().await;
     settle().await;
     let hash = window().location().hash().unwrap();
     for part in [
@@ -362,7 +362,7 @@ async fn a_link_reopens_the_tab_as_it_was() {
     // Opened on the Compare tab: run B is the sample again and the same pair is open.
     let (root, _app) = open_link(&link);
     settle().await;
-    next_frame().await;
+    after_paint().await;
     settle().await;
     assert_eq!(
         text(&root, "#compare-pair"),

@@ -58,7 +58,7 @@ async fn a_link_with_invalid_settings_applies_its_valid_part_and_says_what_it_ig
     assert!(notice.contains("integer >= 1"), "{notice}");
     assert!(!notice.contains("maxChunksPerDocument"), "{notice}");
     // The link the page writes back holds what is in effect.
-    next_frame().await;
+    after_paint().await;
     settle().await;
     let hash = window().location().hash().unwrap();
     assert_eq!(hash, "#maxChunksPerDocument=1");

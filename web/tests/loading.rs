@@ -122,8 +122,15 @@ async fn load_in_slices(
 ) {
     set_slice_bytes(slice);
     pick_files(root, &[(name, content)]);
+    // Done when the file is listed (the batch before may already have as many traces).
+    let listed = || {
+        find_all(root, ".file-row .file-name")
+            .iter()
+            .any(|row| row.text_content().unwrap_or_default().contains(name))
+    };
     let loaded = wait_until(60, || {
         root.query_selector("#load-bar").unwrap().is_none()
+            && listed()
             && tab_count(root).contains(&batch_tab(traces))
     })
     .await;

@@ -86,6 +86,22 @@ pub async fn settle() {
     }
 }
 
+/// Waits until what the page leaves for after the next paint (the link, the
+/// significance tests, freeing replaced analyses) has run: a painted frame, then an
+/// idle moment, where the page runs that work (`requestIdleCallback`).
+pub async fn after_paint() {
+    next_frame().await;
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let idle: js_sys::Function =
+            js_sys::Reflect::get(&window(), &JsValue::from_str("requestIdleCallback"))
+                .unwrap()
+                .unchecked_into();
+        idle.call1(&window(), &resolve).unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+    settle().await;
+}
+
 pub async fn next_frame() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         window().request_animation_frame(&resolve).unwrap();
