@@ -191,13 +191,20 @@ const IDLE_DEADLINE_MS: u32 = 250;
 /// meanwhile (the next step of a drag) is handled first. Within `IDLE_DEADLINE_MS`
 /// in any case; where `requestIdleCallback` is missing (Safari), in a task of its own.
 pub(crate) fn after_paint(f: impl FnOnce() + 'static) {
+    // One copy of the scheduling for every caller: only the boxing is generic.
+    after_paint_boxed(Box::new(f));
+}
+
+fn after_paint_boxed(f: Box<dyn FnOnce()>) {
     leptos::prelude::request_animation_frame(move || when_idle(f));
 }
 
-fn when_idle(f: impl FnOnce() + 'static) {
-    let pending = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
-    let run = {
-        let pending = std::rc::Rc::clone(&pending);
+/// Work handed to whichever of the idle callback and its fallback runs.
+type Pending = std::rc::Rc<std::cell::Cell<Option<Box<dyn FnOnce()>>>>;
+
+fn when_idle(f: Box<dyn FnOnce()>) {
+    let pending: Pending = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    let take_and_run = |pending: Pending| {
         move || {
             if let Some(f) = pending.take() {
                 f();
@@ -210,7 +217,9 @@ fn when_idle(f: impl FnOnce() + 'static) {
     if let Some(window) = window {
         let options = web_sys::IdleRequestOptions::new();
         options.set_timeout(IDLE_DEADLINE_MS);
-        let callback = wasm_bindgen::closure::Closure::once_into_js(run);
+        let callback = wasm_bindgen::closure::Closure::once_into_js(take_and_run(
+            std::rc::Rc::clone(&pending),
+        ));
         if window
             .request_idle_callback_with_options(callback.unchecked_ref(), &options)
             .is_ok()
@@ -218,14 +227,7 @@ fn when_idle(f: impl FnOnce() + 'static) {
             return;
         }
     }
-    leptos::prelude::set_timeout(
-        move || {
-            if let Some(f) = pending.take() {
-                f();
-            }
-        },
-        std::time::Duration::ZERO,
-    );
+    leptos::prelude::set_timeout(take_and_run(pending), std::time::Duration::ZERO);
 }
 
 /// Frees `value` after the next painted frame instead of now: dropping an analysis of
