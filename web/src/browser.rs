@@ -52,8 +52,31 @@ pub fn read_files(state: AppState, files: web_sys::FileList) {
     });
 }
 
-/// Reads `file` slice by slice into the core's `DocumentReader`: bytes, never one
-/// string. Each slice is parsed in its own task while the next one is being read,
+/// Slices read from the file at once. Each `Blob.slice` and `arrayBuffer` of a file
+/// on disk costs about half a millisecond in Chromium whatever its size
+/// (docs/performance.md), so the file is read in blocks and parsed slice by slice.
+const SLICES_PER_READ: u64 = 8;
+
+/// Resolves in a task of its own, as a message on a fresh channel: a chain of
+/// `setTimeout(0)` would be held back 4 ms a step after the fifth.
+async fn next_task() {
+    let channel = web_sys::MessageChannel::new().ok();
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let posted = channel.as_ref().is_some_and(|channel| {
+            channel.port1().set_onmessage(Some(resolve.unchecked_ref()));
+            channel.port2().post_message(&JsValue::UNDEFINED).is_ok()
+        });
+        if !posted {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+    // Kept alive until its message has arrived.
+    drop(channel);
+}
+
+/// Reads `file` block by block into the core's `DocumentReader`: bytes, never one
+/// string. Each slice is parsed in its own task while the next block is being read,
 /// so the page stays responsive. `None` when the load was cancelled.
 async fn read_in_slices(
     state: AppState,
@@ -79,8 +102,8 @@ async fn read_in_slices(
     // A file small enough to be remembered across reloads keeps its text.
     let mut kept = (size <= crate::persist::STORE_LIMIT as u64).then(Vec::new);
     let read_from = |start: u64| {
-        let end = size.min(start + slice);
-        // Started now, not when first awaited: the next slice is read while this one is parsed.
+        let end = size.min(start + slice * SLICES_PER_READ);
+        // Started now, not when first awaited: the next block is read while this one is parsed.
         let reading = file
             .slice_with_f64_and_f64(start as f64, end as f64)
             .map(|part| JsFuture::from(part.array_buffer()));
@@ -89,29 +112,45 @@ async fn read_in_slices(
             Ok::<_, JsValue>(js_sys::Uint8Array::new(&buffer).to_vec())
         }
     };
+    let mut shown_bytes = 0;
+    let mut read_end = 0;
     let mut next = Some(read_from(0));
-    while let Some(reading) = next.take() {
+    'reading: while let Some(reading) = next.take() {
         let bytes = reading.await?;
         if !state.load_is_current(ticket) {
             return Ok(None);
         }
-        let read = reader.bytes_read() + bytes.len() as u64;
-        if read < size && !bytes.is_empty() {
-            next = Some(read_from(read));
+        read_end += bytes.len() as u64;
+        if read_end < size && !bytes.is_empty() {
+            next = Some(read_from(read_end));
         }
-        reader.push(&bytes);
-        batch.extend(reader.take_parsed());
-        if let Some(kept) = kept.as_mut() {
-            kept.extend_from_slice(&bytes);
+        for (i, part) in bytes.chunks(slice as usize).enumerate() {
+            if i > 0 {
+                // Each slice is parsed in a task of its own.
+                next_task().await;
+                if !state.load_is_current(ticket) {
+                    return Ok(None);
+                }
+            }
+            reader.push(part);
+            batch.extend(reader.take_parsed());
+            if let Some(kept) = kept.as_mut() {
+                kept.extend_from_slice(part);
+            }
+            if reader.refusal().is_some() {
+                // Not JSON at all: the rest of the file would not change that.
+                break 'reading;
+            }
+            progress.bytes_read = reader.bytes_read();
+            progress.traces = reader.traces_parsed();
+            progress.now_ms = js_sys::Date::now();
+            // Shown at most once per hundredth of the file: every update restyles
+            // and repaints the page.
+            if progress.bytes_read - shown_bytes >= (size / 100).max(1) {
+                shown_bytes = progress.bytes_read;
+                state.loading.set(Some(progress.clone()));
+            }
         }
-        if reader.refusal().is_some() {
-            // Not JSON at all: the rest of the file would not change that.
-            break;
-        }
-        progress.bytes_read = reader.bytes_read();
-        progress.traces = reader.traces_parsed();
-        progress.now_ms = js_sys::Date::now();
-        state.loading.set(Some(progress.clone()));
     }
     batch.extend(reader.finish());
     let text = kept
