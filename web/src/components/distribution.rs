@@ -37,15 +37,8 @@ pub(crate) fn Distribution() -> impl IntoView {
                 .map_or_else(Vec::new, |s| s[0].1.distribution_keys())
         })
     });
-    let of_scope = move |scope: usize, f: fn(&ModeSummary) -> usize| {
-        move || {
-            scopes.with(|s| {
-                s.as_ref()
-                    .and_then(|s| s.get(scope))
-                    .map_or(0, |(_, m)| f(m))
-            })
-        }
-    };
+    let of_scope =
+        move |scope: usize, f: fn(&ModeSummary) -> usize| move || read_scope(scopes, scope, f);
     view! {
         <section class="panel distribution" aria-labelledby="distribution-title">
             <h2 id="distribution-title">"Relevance levels"</h2>
@@ -126,19 +119,26 @@ pub(crate) fn Distribution() -> impl IntoView {
     }
 }
 
+/// What `f` reads of one scope's counts (zero before there is an analysis).
+fn read_scope<T: Default>(
+    scopes: Memo<Option<Scopes>>,
+    scope: usize,
+    f: impl FnOnce(&ModeSummary) -> T,
+) -> T {
+    scopes.with(|s| {
+        s.as_ref()
+            .and_then(|s| s.get(scope))
+            .map_or_else(T::default, |(_, m)| f(m))
+    })
+}
+
 /// One level's row: recorded, recomputed and change per scope, each cell following
 /// the counts.
 fn level_row(scopes: Memo<Option<Scopes>>, name: String) -> impl IntoView + use<> {
     let key: Arc<str> = Arc::from(name.as_str());
     let count = move |scope: usize, f: fn(&ModeSummary, &str) -> i64| {
         let key = Arc::clone(&key);
-        move || {
-            scopes.with(|s| {
-                s.as_ref()
-                    .and_then(|s| s.get(scope))
-                    .map_or(0, |(_, m)| f(m, &key))
-            })
-        }
+        move || read_scope(scopes, scope, |m| f(m, &key))
     };
     let cells = SCOPES
         .iter()
