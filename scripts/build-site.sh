@@ -24,8 +24,10 @@ source scripts/env.sh
 export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
-# Trunk runs cargo offline; std's own dependencies are fetched here, once.
+# Trunk runs cargo offline; std's own dependencies are fetched here, once. Those of
+# the wasm32 std (dlmalloc) only come with `--target`.
 with_wasm_toolchain cargo fetch --quiet
+with_wasm_toolchain cargo fetch --quiet --target wasm32-unknown-unknown
 RUSTFLAGS="--cfg erase_components --cfg ragtrace_split -Clink-args=--emit-relocs -Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort" \
   with_wasm_toolchain trunk --quiet build --release --public-url ./ "$@"
 # Trunk's own wasm-opt warns that "linking section is present" (the relocations
