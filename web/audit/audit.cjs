@@ -237,7 +237,7 @@ class Audit {
     const steps = [
       this.keyboardLongList, this.pasteHostileTraces, this.keyboardTabs, this.keyboardTraceList,
       this.openTraces, this.keyboardSliders, this.dragKnobs, this.otherKnobs, this.golden,
-      this.compare, this.samples, this.downloadEverything, this.tabOrder,
+      this.compare, this.samples, this.downloadEverything, this.tabOrder, this.loadFile,
     ];
     for (const step of steps) await step.call(this, page);
     await this.scriptsFromTraceText(page, "after the scenario");
@@ -260,6 +260,28 @@ class Audit {
     await insertText(page, "#trace-input", hostile);
     await until(page, "the hostile batch", () => /Batch \(3 traces\)/.test(document.querySelector(".tabs")?.textContent ?? ""));
     await this.scriptsFromTraceText(page, "after pasting");
+  }
+
+  // A file picked in the file input, as the site reads it (in slices, web/src/browser.rs):
+  // its traces join the batch.
+  async loadFile(page) {
+    const traceCount = () =>
+      page.evaluate(() => {
+        const match = /Batch \(([\d,]+) trace/.exec(document.querySelector(".tabs")?.textContent ?? "");
+        return match ? Number(match[1].replaceAll(",", "")) : -1;
+      });
+    const before = await traceCount();
+    const fixture = path.join(__dirname, "..", "..", "tests", "fixtures", "lookup-result.jsonl");
+    const input = await page.$("#file-input");
+    await input.uploadFile(fixture);
+    await input.dispose();
+    await until(page, "the picked file in the list",
+      () => /lookup-result\.jsonl/.test(document.querySelector("#files-title")?.parentElement?.textContent ?? ""));
+    await until(page, "the picked file's traces in the batch", (n) => {
+      const match = /Batch \(([\d,]+) trace/.exec(document.querySelector(".tabs")?.textContent ?? "");
+      return match !== null && Number(match[1].replaceAll(",", "")) === n;
+    }, before + 2);
+    await this.scriptsFromTraceText(page, "after loading a file");
   }
 
   // Tabs: a WAI-ARIA tablist, arrows and Home/End move and select (trusted key events).
