@@ -23,7 +23,9 @@ use components::{
 use leptos::prelude::*;
 pub use samples::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
 #[doc(hidden)]
-pub use state::loading::{set_slice_bytes, LARGEST_FILE, SLICE_BYTES};
+pub use state::loading::{
+    set_slice_bytes, set_task_budget_ms, LARGEST_FILE, SLICE_BYTES, TASK_BUDGET_MS,
+};
 #[doc(hidden)]
 pub use state::{memo_analysis_count, parse_count, PASTE_PAUSE};
 use state::{AppState, View};

@@ -10,7 +10,8 @@ use common::*;
 use ragtrace_core::input::{parse_document_bytes, parse_documents};
 use ragtrace_core::{analyze, ParsedBatch, Settings};
 use ragtrace_web::{
-    memo_analysis_count, parse_count, set_slice_bytes, SAMPLE_DENSE_TRACE, SLICE_BYTES,
+    memo_analysis_count, parse_count, set_slice_bytes, set_task_budget_ms, SAMPLE_DENSE_TRACE,
+    SLICE_BYTES, TASK_BUDGET_MS,
 };
 use wasm_bindgen_test::*;
 
@@ -200,7 +201,9 @@ async fn the_progress_bar_appears_and_completes() {
     let (root, _app) = mount_fresh();
     settle().await;
     let lines = generated_lines(200, 5, 3);
+    // Every slice in a task of its own, so that the bar can be watched between them.
     set_slice_bytes(2048);
+    set_task_budget_ms(0);
     pick_files(&root, &[("progress.jsonl", lines.as_bytes())]);
     let mut seen = Vec::new();
     let done = wait_until(60, || match root.query_selector("#load-bar").unwrap() {
@@ -214,6 +217,7 @@ async fn the_progress_bar_appears_and_completes() {
     })
     .await;
     set_slice_bytes(SLICE_BYTES);
+    set_task_budget_ms(TASK_BUDGET_MS);
     assert!(done, "{}", tab_count(&root));
     assert!(seen.len() > 2, "{seen:?}");
     assert!(seen.iter().all(|(_, max, _)| *max == lines.len() as f64));
@@ -239,6 +243,7 @@ async fn cancel_stops_the_load_and_keeps_the_previous_batch() {
 
     let second = generated_lines(400, 6, 6);
     set_slice_bytes(1024);
+    set_task_budget_ms(0);
     pick_files(&root, &[("second.jsonl", second.as_bytes())]);
     let started = wait_until(20, || {
         root.query_selector("#load-bar").unwrap().is_some()
@@ -249,6 +254,7 @@ async fn cancel_stops_the_load_and_keeps_the_previous_batch() {
     click(&root, "#load-cancel");
     settle().await;
     set_slice_bytes(SLICE_BYTES);
+    set_task_budget_ms(TASK_BUDGET_MS);
     assert!(root.query_selector("#load-bar").unwrap().is_none());
     // Long enough for the rest of the file to have loaded, had it not stopped.
     sleep(1500).await;

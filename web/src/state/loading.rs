@@ -2,11 +2,12 @@
 
 use super::AppState;
 use leptos::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
-/// Bytes read and parsed per slice. Half a MB of JSON Lines parses in about 12 ms
-/// in this page at the site's opt-level (docs/performance.md): inside the 50 ms a task
-/// may take with room for a busy machine (1 MB slices measured 115 ms at worst).
+/// Bytes read and parsed per slice, the unit a task's budget is counted in. Half a MB
+/// of JSON Lines parses in 3-12 ms in this page at the site's opt-level
+/// (docs/performance.md): well inside the 50 ms a task may take, even on a busy
+/// machine (1 MB slices measured 115 ms at worst).
 pub const SLICE_BYTES: usize = 1 << 19;
 
 /// The largest file the page reads. Loaded, a JSON Lines file takes 1.78 times its
@@ -18,6 +19,16 @@ pub const LARGEST_FILE: u64 = 1_500_000_000;
 
 static SLICE: AtomicUsize = AtomicUsize::new(SLICE_BYTES);
 
+/// How long one task of a load parses before it yields to the browser: slices are
+/// parsed one after another while the next one, taking as long as the last, still
+/// ends within this. Yielding after every slice instead spent a fifth of a large
+/// load between tasks (0.7 of 3.4 s for 429 MB: a slice parses in 3 ms on a fast
+/// machine); this leaves room under the 50 ms a task may take for a slice that runs
+/// long on a busy machine.
+pub const TASK_BUDGET_MS: u32 = 25;
+
+static TASK_BUDGET: AtomicU32 = AtomicU32::new(TASK_BUDGET_MS);
+
 /// The slice size of the loads that start after this call (tests use a few bytes,
 /// so that lines are split at every offset).
 #[doc(hidden)]
@@ -27,6 +38,18 @@ pub fn set_slice_bytes(bytes: usize) {
 
 pub(crate) fn slice_bytes() -> usize {
     SLICE.load(Ordering::Relaxed)
+}
+
+/// The task budget of the loads that start after this call (tests set 0, so that
+/// every slice has a task of its own and a load of a small file can be watched and
+/// cancelled while it runs).
+#[doc(hidden)]
+pub fn set_task_budget_ms(ms: u32) {
+    TASK_BUDGET.store(ms, Ordering::Relaxed);
+}
+
+pub(crate) fn task_budget_ms() -> f64 {
+    f64::from(TASK_BUDGET.load(Ordering::Relaxed))
 }
 
 /// Where the current load is.
