@@ -7,9 +7,47 @@ use leptos::prelude::Set;
 use ragtrace_core::input::DocumentReader;
 use ragtrace_core::ParsedBatch;
 use std::sync::Arc;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
+
+#[wasm_bindgen(module = "/src/block_reader.js")]
+extern "C" {
+    /// Reads a file's blocks on a worker thread (or on this one where a worker
+    /// cannot be had): see block_reader.js.
+    type BlockReader;
+    /// Reads `file` in blocks of `block_bytes`, `ahead` blocks ahead of `next`.
+    #[wasm_bindgen(js_name = newBlockReader)]
+    fn new_block_reader(file: &File, block_bytes: f64, ahead: u32) -> BlockReader;
+    /// A Promise of the next block's ArrayBuffer, or of `undefined` after the last.
+    #[wasm_bindgen(method)]
+    fn next(this: &BlockReader) -> js_sys::Promise;
+    #[wasm_bindgen(method, js_name = blocksFromWorker)]
+    fn blocks_from_worker(this: &BlockReader) -> u32;
+    #[wasm_bindgen(method)]
+    fn close(this: &BlockReader);
+}
+
+static BLOCKS_FROM_WORKER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Blocks of files read by the worker so far, over every load (tests check that
+/// loads use it).
+#[doc(hidden)]
+pub fn blocks_read_by_worker() -> usize {
+    BLOCKS_FROM_WORKER.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Ends the worker when the load ends, however it ends.
+struct ClosesOnDrop(BlockReader);
+
+impl Drop for ClosesOnDrop {
+    fn drop(&mut self) {
+        let blocks = self.0.blocks_from_worker() as usize;
+        BLOCKS_FROM_WORKER.fetch_add(blocks, std::sync::atomic::Ordering::Relaxed);
+        self.0.close();
+    }
+}
 
 /// Reads every file (picked or dropped) in slices, one file after the other, and
 /// adds each to the batch when it is read. A load already running is cancelled.
@@ -55,13 +93,11 @@ pub fn read_files(state: AppState, files: web_sys::FileList) {
 /// Slices read from the file at once. Each `Blob.slice` and `arrayBuffer` of a file
 /// on disk costs about half a millisecond in Chromium whatever its size
 /// (docs/performance.md), so the file is read in blocks and parsed slice by slice.
-const SLICES_PER_READ: u64 = 8;
+pub const SLICES_PER_READ: u64 = 8;
 
-/// Blocks being read while one is parsed. Chromium copies a block into its
-/// `ArrayBuffer` on the page's thread, between the load's tasks: with one block ahead
-/// the load waited on the next one (0.4-0.7 s of a 429 MB load); three ahead keep
-/// the copying in the gaps between tasks.
-const BLOCKS_IN_FLIGHT: usize = 3;
+/// Blocks being read (by the worker of block_reader.js) while one is parsed, so the
+/// next one is there when the parse reaches it.
+const BLOCKS_IN_FLIGHT: u32 = 3;
 
 /// Resolves in a task of its own, as a message on a fresh channel: a chain of
 /// `setTimeout(0)` would be held back 4 ms a step after the fifth.
@@ -108,42 +144,24 @@ async fn read_in_slices(
     let mut batch = ParsedBatch::default();
     // A file small enough to be remembered across reloads keeps its text.
     let mut kept = (size <= crate::persist::STORE_LIMIT as u64).then(Vec::new);
-    let block = slice * SLICES_PER_READ;
-    let read_from = |start: u64| {
-        let end = size.min(start + block);
-        // Started now, not when first awaited: the blocks ahead are read while this one is parsed.
-        let reading = file
-            .slice_with_f64_and_f64(start as f64, end as f64)
-            .map(|part| JsFuture::from(part.array_buffer()));
-        async move {
-            let buffer = reading?.await?;
-            Ok::<_, JsValue>(js_sys::Uint8Array::new(&buffer).to_vec())
-        }
-    };
+    let blocks = ClosesOnDrop(new_block_reader(
+        file,
+        (slice * SLICES_PER_READ) as f64,
+        BLOCKS_IN_FLIGHT,
+    ));
     let mut shown_bytes = 0;
     let budget_ms = task_budget_ms();
     let mut task_started = js_sys::Date::now();
     let mut last_slice_ms = 0.0;
-    // Blocks asked for and not yet parsed, oldest first; the next block asked for
-    // starts at `requested`.
-    let mut in_flight = std::collections::VecDeque::with_capacity(BLOCKS_IN_FLIGHT);
-    let mut requested = 0;
-    loop {
-        in_flight.push_back(read_from(requested));
-        requested = size.min(requested + block);
-        if requested >= size || in_flight.len() == BLOCKS_IN_FLIGHT {
-            break;
-        }
-    }
-    'reading: while let Some(reading) = in_flight.pop_front() {
-        let bytes = reading.await?;
+    'reading: loop {
+        let block = JsFuture::from(blocks.0.next()).await?;
         if !state.load_is_current(ticket) {
             return Ok(None);
         }
-        if requested < size {
-            in_flight.push_back(read_from(requested));
-            requested = size.min(requested + block);
+        if block.is_undefined() {
+            break;
         }
+        let bytes = js_sys::Uint8Array::new(&block).to_vec();
         for part in bytes.chunks(slice as usize) {
             // Slices follow each other in one task while the next one, as long as
             // the last, ends within the task's budget; then the page gets a turn.

@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use ragtrace_core::input::{parse_document_bytes, parse_documents};
 use ragtrace_core::{analyze, ParsedBatch, Settings};
+use ragtrace_web::browser::{blocks_read_by_worker, SLICES_PER_READ};
 use ragtrace_web::{
     memo_analysis_count, parse_count, set_slice_bytes, set_task_budget_ms, SAMPLE_DENSE_TRACE,
     SLICE_BYTES, TASK_BUDGET_MS,
@@ -155,7 +156,13 @@ async fn a_file_read_in_slices_gives_the_one_shot_analysis() {
     let bytes = lines.as_bytes();
     assert!(bytes.len() > 20 * 4096, "{} bytes", bytes.len());
     let analyses = memo_analysis_count();
+    let worker_blocks = blocks_read_by_worker();
     load_in_slices(&root, "day.jsonl", bytes, 4096, 300).await;
+    // Every block was read on the worker thread.
+    assert_eq!(
+        blocks_read_by_worker() - worker_blocks,
+        bytes.len().div_ceil(4096 * SLICES_PER_READ as usize)
+    );
     // Made in pieces between the load's tasks, not in one task when the file joined.
     assert_eq!(
         memo_analysis_count(),
