@@ -8,6 +8,9 @@
 #   bash scripts/bench.sh js         only the JS API benchmark (js/bench/analyze.mjs)
 #   bash scripts/bench.sh cli        only the streamed CLI (scripts/bench-cli.sh; not in "all":
 #                                    it writes a 1 GB file)
+#   bash scripts/bench.sh site       only the built site: knob -> painted frame at 100,000
+#                                    candidates, the CPU at full speed and throttled 2x and 4x
+#                                    (web/audit/bench-knob.cjs; not in "all": it builds the site)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -32,6 +35,14 @@ if [ "$which" = all ] || [ "$which" = browser ]; then
     CARGO_PROFILE_RELEASE_OPT_LEVEL=z \
     with_wasm_toolchain wasm-pack --log-level warn test --release --headless --chrome web \
       --features bench --test bench_slider --test bench_compare --test bench_load -- --nocapture 2>&1 | grep '^bench:'
+fi
+if [ "$which" = site ]; then
+  # The browser benchmark's batch (10,000 traces of 10 candidates, seed 7) as a file.
+  out="$ROOT/target/site-bench"
+  mkdir -p "$out"
+  cargo run --quiet --release -p ragtrace-js --example generate_batch -- --lines 10000 10 7 >"$out/batch.jsonl"
+  bash scripts/build-site.sh >/dev/null
+  NODE_PATH="$RAGTRACE_TOOLS_DIR/audit-node-modules" node web/audit/bench-knob.cjs dist "$out/batch.jsonl" 1 2 4
 fi
 if [ "$which" = all ] || [ "$which" = js ]; then
   # The package as `wasm-pack build --release` makes it, and the batch of

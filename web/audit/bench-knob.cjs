@@ -1,0 +1,134 @@
+// The built site as visitors get it (split, std rebuilt for size, the real page at
+// 1400 x 1000), with a generated batch picked in the file input: a knob move ->
+// the next painted frame, with the CPU at full speed and throttled by the DevTools
+// protocol (a slower machine). Prints figures, asserts nothing.
+//
+//   node web/audit/bench-knob.cjs DIST BATCH.jsonl [RATE...]
+// `bash scripts/bench.sh site` builds the site and the batch and runs it.
+"use strict";
+const http = require("http");
+const fs = require("fs");
+const path = require("path");
+const puppeteer = require("puppeteer-core");
+
+const [dist, batch, ...rateArgs] = process.argv.slice(2);
+const rates = rateArgs.length > 0 ? rateArgs.map(Number) : [1, 2, 4];
+const MOVES = 21;
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+};
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function serve(root) {
+  const server = http.createServer((req, res) => {
+    let pathname = decodeURIComponent(new URL(req.url, "http://local").pathname);
+    if (pathname.endsWith("/")) pathname += "index.html";
+    const file = path.resolve(root, "." + pathname);
+    if (!file.startsWith(path.resolve(root) + path.sep)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    fs.readFile(file, (error, body) => {
+      if (error) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+const traceCount = () => {
+  const match = /Batch \(([\d,]+) trace/.exec(document.querySelector(".tabs")?.textContent ?? "");
+  return match ? Number(match[1].replaceAll(",", "")) : -1;
+};
+
+// In the page: `moves` moves of a slider, each right after a painted frame; per move,
+// the time to the next painted frame (requestAnimationFrame, then a task: after the
+// frame's style, layout and paint) and to the end of the page's own work (the input
+// handler and the microtasks it queues).
+async function moveSlider(selector, low, high, moves) {
+  const painted = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const floor = [];
+  const frame = [];
+  const work = [];
+  for (let i = 0; i < 5; i++) await painted();
+  for (let i = 0; i < moves; i++) {
+    await painted();
+    const t = performance.now();
+    await painted();
+    floor.push(performance.now() - t);
+  }
+  for (let i = 0; i < moves; i++) {
+    await painted();
+    const slider = document.querySelector(selector);
+    slider.value = i % 2 === 0 ? low : high;
+    const t = performance.now();
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+    for (let k = 0; k < 20; k++) await Promise.resolve();
+    work.push(performance.now() - t);
+    await painted();
+    frame.push(performance.now() - t);
+  }
+  return { floor, frame, work };
+}
+
+(async () => {
+  const server = await serve(dist);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await puppeteer.launch({
+    browser: "chrome",
+    executablePath: process.env.RAGTRACE_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--no-first-run", "--window-size=1400,1000"],
+    defaultViewport: { width: 1400, height: 1000 },
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${origin}/`, { waitUntil: "load" });
+    await page.waitForFunction(() => document.querySelector("#knob-maxL2Distance") !== null, { timeout: 60000 });
+    const before = await page.evaluate(traceCount);
+    const input = await page.$("#file-input");
+    await input.uploadFile(path.resolve(batch));
+    await page.waitForFunction(
+      (n) => {
+        const match = /Batch \(([\d,]+) trace/.exec(document.querySelector(".tabs")?.textContent ?? "");
+        return match !== null && Number(match[1].replaceAll(",", "")) !== n && document.querySelector("#load-bar") === null;
+      },
+      { timeout: 300000 },
+      before,
+    );
+    const traces = await page.evaluate(traceCount);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    console.log(`bench: the site at 1400 x 1000 with ${traces} traces (${(fs.statSync(batch).size / 1e6).toFixed(1)} MB picked)`);
+    const cdp = await page.createCDPSession();
+    for (const rate of rates) {
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate });
+      for (const [name, low, high] of [["maxL2Distance", "0.8", "1.1"], ["preciseThreshold", "0.8", "0.9"]]) {
+        const r = await page.evaluate(moveSlider, `#knob-${name}`, low, high, MOVES);
+        const floor = median(r.floor);
+        console.log(
+          `bench: ${rate === 1 ? "CPU at full speed" : `CPU throttled ${rate}x`}: ${name} input -> next painted frame median ${median(r.frame).toFixed(1)} ms ` +
+            `= ${(median(r.frame) / floor).toFixed(2)}x the floor (${floor.toFixed(1)} ms; min ${Math.min(...r.frame).toFixed(1)}, ` +
+            `max ${Math.max(...r.frame).toFixed(1)}, n=${MOVES}); the page's own work median ${median(r.work).toFixed(1)} ms`,
+        );
+      }
+    }
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
