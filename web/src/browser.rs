@@ -6,6 +6,7 @@ use crate::state::{AppState, Document, Origin, Shared};
 use leptos::prelude::Set;
 use ragtrace_core::input::DocumentReader;
 use ragtrace_core::ParsedBatch;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -29,13 +30,13 @@ extern "C" {
     fn close(this: &BlockReader);
 }
 
-static BLOCKS_FROM_WORKER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static BLOCKS_FROM_WORKER: AtomicUsize = AtomicUsize::new(0);
 
 /// Blocks of files read by the worker so far, over every load (tests check that
 /// loads use it).
 #[doc(hidden)]
 pub fn blocks_read_by_worker() -> usize {
-    BLOCKS_FROM_WORKER.load(std::sync::atomic::Ordering::Relaxed)
+    BLOCKS_FROM_WORKER.load(Ordering::Relaxed)
 }
 
 /// Ends the worker when the load ends, however it ends.
@@ -44,7 +45,7 @@ struct ClosesOnDrop(BlockReader);
 impl Drop for ClosesOnDrop {
     fn drop(&mut self) {
         let blocks = self.0.blocks_from_worker() as usize;
-        BLOCKS_FROM_WORKER.fetch_add(blocks, std::sync::atomic::Ordering::Relaxed);
+        BLOCKS_FROM_WORKER.fetch_add(blocks, Ordering::Relaxed);
         self.0.close();
     }
 }
