@@ -20,6 +20,7 @@ const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
 const puppeteer = require("puppeteer-core");
+const { listen, staticServer } = require("./site-server.cjs");
 
 const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
@@ -51,41 +52,6 @@ async function openTab(page, tab) {
 // A module of the site split off the one the page starts with (scripts/split-site.sh).
 const isLazyModule = (url) => url.endsWith(".wasm") && !url.endsWith("/ragtrace-web_bg.wasm");
 
-const CONTENT_TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".wasm": "application/wasm",
-  ".css": "text/css",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-};
-
-// A static server over `root` that logs every request it receives.
-function staticServer(root) {
-  const log = [];
-  const server = http.createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url, "http://local").pathname);
-    let file = path.resolve(root, "." + pathname);
-    if (pathname.endsWith("/")) file = path.join(file, "index.html");
-    const inside = file === root || file.startsWith(root + path.sep);
-    fs.readFile(file, (error, body) => {
-      const status = !inside || error ? 404 : 200;
-      log.push({ method: req.method, path: pathname, status });
-      if (status !== 200) {
-        res.writeHead(404, { "content-type": "text/plain" });
-        res.end("not found");
-        return;
-      }
-      const type = CONTENT_TYPES[path.extname(file)] || "application/octet-stream";
-      res.writeHead(200, { "content-type": type, "cache-control": "no-store" });
-      res.end(body);
-    });
-  });
-  return listen(server, log);
-}
-
 // The sentinel: a server on another origin that the hostile payloads point at.
 // Any request it receives is a leak.
 function sentinelServer() {
@@ -98,15 +64,6 @@ function sentinelServer() {
   return listen(server, log);
 }
 
-function listen(server, log) {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      resolve({ server, log, origin: `http://127.0.0.1:${port}` });
-    });
-  });
-}
 
 // Where a request went: the page's own origin, a blob of it, inline data, or elsewhere.
 function classify(url, siteOrigin) {

@@ -6,46 +6,15 @@
 //   node web/audit/bench-knob.cjs DIST BATCH.jsonl [RATE...]
 // `bash scripts/bench.sh site` builds the site and the batch and runs it.
 "use strict";
-const http = require("http");
-const fs = require("fs");
-const path = require("path");
+const fs = require("node:fs");
+const path = require("node:path");
 const puppeteer = require("puppeteer-core");
+const { staticServer } = require("./site-server.cjs");
 
 const [dist, batch, ...rateArgs] = process.argv.slice(2);
 const rates = rateArgs.length > 0 ? rateArgs.map(Number) : [1, 2, 4];
 const MOVES = 21;
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".wasm": "application/wasm",
-  ".css": "text/css",
-  ".svg": "image/svg+xml",
-};
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function serve(root) {
-  const server = http.createServer((req, res) => {
-    let pathname = decodeURIComponent(new URL(req.url, "http://local").pathname);
-    if (pathname.endsWith("/")) pathname += "index.html";
-    const file = path.resolve(root, "." + pathname);
-    if (!file.startsWith(path.resolve(root) + path.sep)) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    fs.readFile(file, (error, body) => {
-      if (error) {
-        res.writeHead(404);
-        res.end();
-        return;
-      }
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
 
 const traceCount = () => {
   const match = /Batch \(([\d,]+) trace/.exec(document.querySelector(".tabs")?.textContent ?? "");
@@ -83,8 +52,7 @@ async function moveSlider(selector, low, high, moves) {
 }
 
 (async () => {
-  const server = await serve(dist);
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  const { server, origin } = await staticServer(path.resolve(dist));
   const browser = await puppeteer.launch({
     browser: "chrome",
     executablePath: process.env.RAGTRACE_CHROMIUM || "/usr/bin/chromium",
