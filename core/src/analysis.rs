@@ -32,10 +32,6 @@ pub struct Analysis {
     /// Documents or traces that could not be read.
     pub input_errors: Vec<InputError>,
     pub documents: Vec<DocumentSummary>,
-    /// The user's settings this analysis was made under (`config` is what they
-    /// decide): a reanalysis carries each trace's configuration from them.
-    #[serde(skip)]
-    pub(crate) settings: Settings,
 }
 
 /// Analyses a batch; `Err` only when the user's settings are invalid (nothing is computed then).
@@ -77,7 +73,7 @@ impl Analysis {
         let traces = self
             .traces
             .iter()
-            .map(|previous| analyzer.reanalyze_trace(previous, &self.settings))
+            .map(|previous| analyzer.reanalyze_trace(previous))
             .collect();
         Ok(analyzer.into_analysis(traces, batch))
     }
@@ -157,16 +153,9 @@ impl BatchAnalyzer {
         t
     }
 
-    /// `previous`'s trace (analysed under `before`) under the settings, counted in
-    /// the batch view.
-    fn reanalyze_trace(&mut self, previous: &TraceAnalysis, before: &Settings) -> TraceAnalysis {
-        let t = reanalyze_trace(
-            previous,
-            before,
-            &self.settings,
-            &self.config,
-            &mut self.scratch,
-        );
+    /// `previous`'s trace under the settings, counted in the batch view.
+    fn reanalyze_trace(&mut self, previous: &TraceAnalysis) -> TraceAnalysis {
+        let t = reanalyze_trace(previous, &self.settings, &self.config, &mut self.scratch);
         self.count(&t);
         t
     }
@@ -206,7 +195,6 @@ impl BatchAnalyzer {
     pub fn into_analysis(mut self, traces: Vec<TraceAnalysis>, batch: &ParsedBatch) -> Analysis {
         self.input_errors = batch.errors.clone();
         self.documents = batch.documents.clone();
-        let settings = self.settings.clone();
         let view = self.finish();
         Analysis {
             config: view.config,
@@ -217,7 +205,6 @@ impl BatchAnalyzer {
             warnings: view.warnings,
             input_errors: view.input_errors,
             documents: view.documents,
-            settings,
         }
     }
 

@@ -168,19 +168,6 @@ macro_rules! settings {
                 } )*
             }
 
-            /// Moves `config`, merged from some options and `before`, to the same
-            /// options merged with these settings, without the options: `false` (and
-            /// `config` unusable) when a key these settings leave to the options was
-            /// set by `before`, whose value hid the option's.
-            fn carry(&self, before: &Settings, config: &mut Config) -> bool {
-                $( match (before.$field, self.$field) {
-                    (_, Some(v)) => config.$field = v,
-                    (None, None) => {}
-                    (Some(_), None) => return false,
-                } )*
-                true
-            }
-
             fn set_text(&mut self, key: Key, text: &str) -> Result<(), String> {
                 match key {
                     $( Key::$key => self.$field = Some(<$ty as SettingType>::from_text(text)?), )*
@@ -570,21 +557,6 @@ impl Config {
         Ok(config)
     }
 
-    /// `Config::merged(options, after)` from `merged_before` = `Config::merged(options,
-    /// before)`, without reading `options` (a knob move then need not touch every
-    /// trace's options again): `None` when that cannot be told without them (a key
-    /// `after` leaves to the options was set by `before`), when the result is invalid
-    /// (`merged` says why), or when `after` sets the options aside.
-    pub(crate) fn carried(
-        merged_before: &Config,
-        before: &Settings,
-        after: &Settings,
-    ) -> Option<Config> {
-        let mut config = *merged_before;
-        (after.use_trace_options && after.carry(before, &mut config) && config.validate().is_ok())
-            .then_some(config)
-    }
-
     /// Defaults plus the user's settings, validated.
     pub fn from_settings(user: &Settings) -> Result<Config, ConfigError> {
         Self::merged(&Settings::default(), user)
@@ -619,74 +591,6 @@ impl Config {
 #[allow(clippy::field_reassign_with_default)]
 mod tests {
     use super::*;
-
-    /// A configuration carried from the previous settings is the one merged from the
-    /// options, whenever it is carried; and it is carried when the new settings leave
-    /// to the options no key the previous ones set.
-    #[test]
-    fn a_carried_configuration_is_the_merged_one() {
-        let settings = |keys: &[(Key, Value)], use_trace_options: bool| {
-            let mut s = Settings::default();
-            for &(key, value) in keys {
-                assert!(s.put(key, value));
-            }
-            s.use_trace_options = use_trace_options;
-            s
-        };
-        let optionses = [
-            settings(&[], true),
-            settings(
-                &[
-                    (Key::PreciseThreshold, Value::Number(0.8)),
-                    (Key::MaxL2Distance, Value::Number(1.6)),
-                ],
-                true,
-            ),
-            settings(&[(Key::ReturnN, Value::Count(2))], true),
-        ];
-        let users = [
-            settings(&[], true),
-            settings(&[], false),
-            settings(&[(Key::MaxL2Distance, Value::Number(1.3))], true),
-            settings(
-                &[
-                    (Key::MaxL2Distance, Value::Number(0.7)),
-                    (Key::ReferenceThreshold, Value::Number(0.85)),
-                ],
-                true,
-            ),
-            settings(&[(Key::PreciseThreshold, Value::Number(0.95))], true),
-        ];
-        let mut carried_count = 0;
-        for options in &optionses {
-            for before in &users {
-                let Ok(merged_before) = Config::merged(options, before) else {
-                    continue;
-                };
-                for after in &users {
-                    let expected = Config::merged(options, after).ok();
-                    match Config::carried(&merged_before, before, after) {
-                        Some(config) => {
-                            carried_count += 1;
-                            assert_eq!(Some(config), expected, "{options:?} {before:?} {after:?}");
-                        }
-                        None => {
-                            let hidden = Key::ALL.iter().any(|&key| {
-                                key != Key::UseTraceOptions
-                                    && before.value(key).is_some()
-                                    && after.value(key).is_none()
-                            });
-                            assert!(
-                                hidden || expected.is_none() || !after.use_trace_options,
-                                "not carried: {options:?} {before:?} {after:?}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        assert!(carried_count > 20, "{carried_count}");
-    }
 
     #[test]
     fn serialises_in_camel_case() {

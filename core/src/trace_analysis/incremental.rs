@@ -7,9 +7,7 @@
 //! with the same stage functions the full analysis runs, so the result is the one
 //! [`analyze_trace`](super::analyze_trace) would give.
 
-use super::{
-    finish, requalify, trace_config, Decisions, Qualities, Scratch, TraceAnalysis, TraceConfig,
-};
+use super::{finish, requalify, trace_config, Decisions, Qualities, Scratch, TraceAnalysis};
 use crate::config::{Config, Settings};
 use std::sync::Arc;
 
@@ -49,32 +47,17 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
     }
 }
 
-/// `previous`'s trace, analysed under `before`, under `settings` (`global` = defaults
-/// plus those settings): equal to a fresh analysis of it, at the cost of the stages
-/// the change reaches.
+/// `previous`'s trace under `settings` (`global` = defaults plus those settings):
+/// equal to a fresh analysis of it, at the cost of the stages the change reaches.
 pub(crate) fn reanalyze_trace(
     previous: &TraceAnalysis,
-    before: &Settings,
     settings: &Settings,
     global: &Config,
     scratch: &mut Scratch,
 ) -> TraceAnalysis {
     let trace = &previous.trace;
-    // Per trace: its own options may hold a key the settings no longer override. Its
-    // configuration is carried from the previous one when that tells it, which saves
-    // reading every trace's options again (memory a knob move otherwise touches).
-    let carried = previous
-        .used_trace_options
-        .then(|| Config::carried(&previous.config, before, settings))
-        .flatten();
-    let config = match carried {
-        Some(config) => TraceConfig {
-            config,
-            used_trace_options: true,
-            options_diagnostic: None,
-        },
-        None => trace_config(trace, &previous.facts, settings, global),
-    };
+    // Per trace: its own options may hold a key the settings no longer override.
+    let config = trace_config(trace, &previous.facts, settings, global);
     let previous_qualities = Qualities {
         top: previous.top_quality,
         gate_inert: previous.low_quality_gate_inert,
