@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Audits the built site in headless Chromium and Firefox (web/audit/audit.cjs):
 # every request same-origin, no script run from trace text, no CSP violation,
-# no console error, the split-off tabs fetched only when opened, keyboard use, and axe-core with no serious or critical finding
+# no console error, the split-off parts fetched only when first needed, keyboard use, and axe-core with no serious or critical finding
 # on any tab. Prints one line per browser; details go to target/audit/.
 #
 #   bash scripts/audit-site.sh              # audits dist/ (bash scripts/build-site.sh first)

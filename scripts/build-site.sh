@@ -15,8 +15,8 @@ source scripts/env.sh
 #   page's error banner; builds for tests and `trunk serve` keep the message;
 # - panic locations are dropped (-Zlocation-detail=none): about 3.7 KB when
 #   panics still had messages.
-# - the tabs a visitor may never open (Compare, Golden) are split into modules
-#   fetched when first shown (`--cfg ragtrace_split`, web/src/lazy.rs;
+# - what a visitor may never use (the Compare and Golden tabs, the JSON
+#   download's serialiser) is split into modules fetched when first needed (`--cfg ragtrace_split`, web/src/lazy.rs;
 #   scripts/split-site.sh): the budget is the module the page starts with.
 # Stable compilers take these unstable options with RUSTC_BOOTSTRAP=1 (Debian's
 # route builds its std that way too). RUSTFLAGS replaces .cargo/config.toml's
@@ -45,7 +45,7 @@ for wasm in dist/*.wasm; do
     main_gz=$gz
     role="first load"
   else
-    role="loaded when its tab is first shown"
+    role="loaded when first needed"
   fi
   awk -v name="$(basename "$wasm")" -v raw="$raw" -v gz="$gz" -v role="$role" \
     'BEGIN { printf "site: %s  %.1f KB raw, %.1f KB gzip (%s)\n", name, raw / 1024, gz / 1024, role }'

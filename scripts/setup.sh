@@ -213,7 +213,7 @@ fi
 cargo_tool wasm-bindgen-cli "$wasm_bindgen_version" wasm-bindgen
 cargo_tool trunk "$TRUNK_VERSION" trunk --locked
 cargo_tool wasm-pack "$WASM_PACK_VERSION" wasm-pack --locked
-# The site build splits the page's wasm at its lazily loaded tabs
+# The site build splits the page's wasm at its lazily loaded parts
 # (scripts/split-site.sh). Its binary has no --version: a stamp file says which
 # version is installed.
 split_stamp="$RAGTRACE_TOOLS_DIR/wasm-split-cli.version"

@@ -23,7 +23,7 @@ step "wasm32 clippy (-D warnings)"
 # only (criterion does not build for wasm32).
 with_wasm_toolchain cargo clippy --workspace --lib --bins --tests \
   --features ragtrace-web/bench --target wasm32-unknown-unknown --quiet -- -D warnings
-# The page as the site builds it: split at its lazily loaded tabs (web/src/lazy.rs).
+# The page as the site builds it: split at its lazily loaded parts (web/src/lazy.rs).
 # Its own target dir: other rustflags would rebuild everything above.
 RUSTFLAGS="--cfg erase_components --cfg ragtrace_split" CARGO_TARGET_DIR="$ROOT/target/split-clippy" \
   with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-unknown --quiet -- -D warnings

@@ -185,7 +185,7 @@ class Audit {
     const start = `${this.site.origin}/`;
     await page.goto(start, { waitUntil: "load" });
     await waitAnalysed(page);
-    // The tabs a visitor may never open are separate modules (web/src/lazy.rs):
+    // The parts a visitor may never use are separate modules (web/src/lazy.rs):
     // none of them is fetched for the first paint.
     this.lazyAtStart = this.requests.filter(isLazyModule).map((url) => new URL(url).pathname);
     this.check(this.lazyAtStart.length === 0, `lazily loaded modules fetched at start: ${this.lazyAtStart.join(", ")}`);
@@ -692,7 +692,7 @@ function summaryLine(r) {
   return (
     `audit ${r.label} ${r.browser}: ${r.requests} requests, ${origin} ` +
     `(${r.byKind["same-origin"]} site files, ${r.byKind.blob} blob, ${r.byKind.data} data); ` +
-    `${r.lazyModules.fetchedLater.length} split-off modules, fetched when their tab opened (${r.lazyModules.atStart.length} at start); ` +
+    `${r.lazyModules.fetchedLater.length} split-off modules, fetched when first needed (${r.lazyModules.atStart.length} at start); ` +
     `${r.downloads} downloads; ${r.cspViolations.length} CSP violations; ${r.consoleErrors.length} console errors; ` +
     `axe serious/critical: ${axe || "not run"}; ` +
     `${r.faviconTolerated ? "favicon.ico 404 tolerated (no icon declared); " : ""}` +

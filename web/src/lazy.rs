@@ -1,11 +1,12 @@
-//! The tabs a visitor may never open, loaded the first time they are.
+//! The parts of the page a visitor may never use, loaded the first time they are.
 //!
 //! The site build (`scripts/build-site.sh`, `--cfg ragtrace_split`) splits the
 //! page's wasm at the functions below: everything only they reach (the Compare
 //! tab with the run comparison and its statistics, the Golden tab's views with
-//! the calibration) goes into separate modules that the browser fetches when the
-//! tab is first shown, so the first paint downloads only the inspector. Other
-//! builds (tests, `trunk serve`) keep one module and call them directly.
+//! the calibration, the analysis written as JSON for its download) goes into
+//! separate modules that the browser fetches when first needed, so the first
+//! paint downloads only the inspector. Other builds (tests, `trunk serve`) keep
+//! one module and call them directly.
 //!
 //! The page's shell owns what must outlive a tab (the Compare tab's state, its
 //! part of the URL); the tab creates its state on first use under the shell's
@@ -13,8 +14,9 @@
 
 use crate::state::compare::CompareState;
 use crate::state::golden::GoldenState;
-use crate::state::AppState;
+use crate::state::{AppState, Shared};
 use leptos::prelude::*;
+use ragtrace_core::Analysis;
 
 /// Shows a lazily loaded tab: awaited where the build splits the page, called
 /// directly where it does not.
@@ -109,4 +111,25 @@ pub(crate) fn compare_tab(link: CompareLink) -> AnyView {
 )]
 pub(crate) fn golden_tab() -> AnyView {
     view! { <crate::components::golden::GoldenView/> }.into_any()
+}
+
+/// The analysis as the CLI's JSON, handed to `then`: where the page is split, after
+/// the module that holds the serialiser is fetched (the first JSON download), since
+/// nothing else the first paint needs writes an analysis as JSON; elsewhere at once.
+pub(crate) fn with_analysis_json(
+    analysis: Shared<Analysis>,
+    then: impl FnOnce(Result<String, String>) + 'static,
+) {
+    #[cfg(ragtrace_split)]
+    leptos::task::spawn_local(async move { then(analysis_json(analysis).await) });
+    #[cfg(not(ragtrace_split))]
+    then(analysis_json(analysis));
+}
+
+#[cfg_attr(
+    ragtrace_split,
+    leptos::wasm_split::wasm_split(analysis_json, wasm_split_path = ::leptos::wasm_split)
+)]
+fn analysis_json(analysis: Shared<Analysis>) -> Result<String, String> {
+    serde_json::to_string_pretty(&*analysis).map_err(|e| e.to_string())
 }

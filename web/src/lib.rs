@@ -384,16 +384,16 @@ fn Downloads() -> impl IntoView {
         let Some(analysis) = state.analysis.get_untracked() else {
             return;
         };
-        let result = serde_json::to_string_pretty(&*analysis)
-            .map_err(|e| e.to_string())
-            .and_then(|json| {
+        lazy::with_analysis_json(analysis, move |json| {
+            let result = json.and_then(|json| {
                 browser::download("ragtrace-analysis.json", "application/json", &json)
             });
-        if let Err(error) = result {
-            state
-                .notice
-                .set(Some(format!("The download failed: {error}")));
-        }
+            if let Err(error) = result {
+                state
+                    .notice
+                    .set(Some(format!("The download failed: {error}")));
+            }
+        });
     };
     let download_csv = move |_| {
         let Some(analysis) = state.analysis.get_untracked() else {
