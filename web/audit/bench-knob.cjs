@@ -5,6 +5,9 @@
 // Prints figures, asserts nothing.
 //
 //   node web/audit/bench-knob.cjs DIST BATCH.jsonl [RATE...]
+// With RAGTRACE_CPU_PROFILE=FILE, the CPU profile of the full-speed maxL2Distance
+// moves is written to FILE (DevTools' .cpuprofile; wasm frames carry Rust names in a
+// build that keeps them: docs/performance.md, "Profiling").
 // `bash scripts/bench.sh site` builds the site and the batch and runs it.
 "use strict";
 const fs = require("node:fs");
@@ -102,7 +105,17 @@ async function moveSlider(selector, low, high, moves) {
     for (const rate of rates) {
       await cdp.send("Emulation.setCPUThrottlingRate", { rate });
       for (const [name, low, high] of [["maxL2Distance", "0.8", "1.1"], ["preciseThreshold", "0.8", "0.9"]]) {
+        const profiled = process.env.RAGTRACE_CPU_PROFILE && rate === 1 && name === "maxL2Distance";
+        if (profiled) {
+          await cdp.send("Profiler.enable");
+          await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+          await cdp.send("Profiler.start");
+        }
         const r = await page.evaluate(moveSlider, `#knob-${name}`, low, high, MOVES);
+        if (profiled) {
+          const { profile } = await cdp.send("Profiler.stop");
+          fs.writeFileSync(process.env.RAGTRACE_CPU_PROFILE, JSON.stringify(profile));
+        }
         const floor = median(r.floor);
         console.log(
           `bench: ${rate === 1 ? "CPU at full speed" : `CPU throttled ${rate}x`}: ${name} input -> next painted frame median ${median(r.frame).toFixed(1)} ms ` +
