@@ -142,13 +142,31 @@ pub(crate) enum Finding<'a> {
     EvidenceDiffers(&'a EvidenceComparison),
 }
 
+/// The codes of the findings the configuration causes, at their [`Finding::computed`] index.
+pub(crate) const COMPUTED_CODES: [&str; 3] = [
+    "low-quality-gate-inert",
+    "recorded-differs",
+    "evidence-differs",
+];
+
 impl Finding<'_> {
     pub(crate) fn code(&self) -> &str {
         match self {
             Finding::Stored(d) => &d.code,
-            Finding::GateInert => "low-quality-gate-inert",
-            Finding::RecordedDiffers => "recorded-differs",
-            Finding::EvidenceDiffers(_) => "evidence-differs",
+            Finding::GateInert => COMPUTED_CODES[0],
+            Finding::RecordedDiffers => COMPUTED_CODES[1],
+            Finding::EvidenceDiffers(_) => COMPUTED_CODES[2],
+        }
+    }
+
+    /// For a finding the configuration causes, its index in [`COMPUTED_CODES`]: the
+    /// batch's findings are counted by it, without comparing codes.
+    pub(crate) fn computed(&self) -> Option<usize> {
+        match self {
+            Finding::Stored(_) => None,
+            Finding::GateInert => Some(0),
+            Finding::RecordedDiffers => Some(1),
+            Finding::EvidenceDiffers(_) => Some(2),
         }
     }
 

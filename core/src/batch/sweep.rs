@@ -41,7 +41,9 @@ impl SweepCounts {
         // The estimate from `top * 100` can be one off either way in floating point;
         // the comparisons below are the sweep's own `top >= i / 100`.
         let reaches = |i: usize| top >= i as f64 / 100.0;
-        let mut i = (top * 100.0).floor().clamp(0.0, 100.0) as usize;
+        // `as` truncates toward zero and saturates (NaN and negatives to 0), which is
+        // `floor().clamp(0.0, 100.0)` for these values without the two calls.
+        let mut i = ((top * 100.0) as usize).min(STEPS - 1);
         while i + 1 < STEPS && reaches(i + 1) {
             i += 1;
         }
