@@ -10,8 +10,10 @@
 #    wasm32 std built once from Debian's `rust-web-src`, fully offline, and
 #    linked into rustup as the toolchain `ragtrace-wasm`.
 # Tools come from crates.io (wasm-bindgen-cli at the Cargo.lock version,
-# trunk, wasm-pack, geckodriver) and npm (binaryen's wasm-opt); browsers and
-# drivers from Debian. Nothing downloads anything at build or run time.
+# trunk, wasm-pack, geckodriver) and the npm registry (binaryen's wasm-opt,
+# TypeScript, the audit's packages; npm itself where the machine's does not
+# run: scripts/npm.sh); browsers and drivers from Debian. Nothing downloads
+# anything at build or run time.
 #
 # Every step checks before it acts, so a re-run with everything present takes seconds.
 # Source scripts/env.sh afterwards (the other scripts do) to put the tools on PATH.
@@ -52,6 +54,9 @@ apt_install() {
   log "apt-get install ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
+
+# shellcheck source=scripts/npm.sh
+source "$ROOT/scripts/npm.sh"
 
 # 1. A Rust toolchain that can target wasm32 -------------------------------
 
@@ -237,10 +242,9 @@ fi
 BINARYEN_VERSION=$binaryen_major.0.0
 binaryen_dir="$RAGTRACE_TOOLS_DIR/binaryen-$BINARYEN_VERSION"
 if [ ! -x "$binaryen_dir/node_modules/.bin/wasm-opt" ]; then
-  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
   log "npm install binaryen@$BINARYEN_VERSION"
   mkdir -p "$binaryen_dir"
-  npm install --silent --no-audit --no-fund --prefix "$binaryen_dir" "binaryen@$BINARYEN_VERSION" >/dev/null
+  ragtrace_npm install --silent --no-audit --no-fund --prefix "$binaryen_dir" "binaryen@$BINARYEN_VERSION" >/dev/null
 fi
 ln -sfn "$binaryen_dir/node_modules/.bin/wasm-opt" "$RAGTRACE_TOOLS_DIR/bin/wasm-opt"
 
@@ -248,10 +252,9 @@ ln -sfn "$binaryen_dir/node_modules/.bin/wasm-opt" "$RAGTRACE_TOOLS_DIR/bin/wasm
 TYPESCRIPT_VERSION=7.0.2
 typescript_dir="$RAGTRACE_TOOLS_DIR/typescript-$TYPESCRIPT_VERSION"
 if [ ! -x "$typescript_dir/node_modules/.bin/tsc" ]; then
-  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
   log "npm install typescript@$TYPESCRIPT_VERSION"
   mkdir -p "$typescript_dir"
-  npm install --silent --no-audit --no-fund --prefix "$typescript_dir" "typescript@$TYPESCRIPT_VERSION" >/dev/null
+  ragtrace_npm install --silent --no-audit --no-fund --prefix "$typescript_dir" "typescript@$TYPESCRIPT_VERSION" >/dev/null
 fi
 ln -sfn "$typescript_dir/node_modules/.bin/tsc" "$RAGTRACE_TOOLS_DIR/bin/tsc"
 
@@ -263,10 +266,9 @@ AXE_CORE_VERSION=4.14.1
 audit_dir="$RAGTRACE_TOOLS_DIR/audit-puppeteer-$PUPPETEER_CORE_VERSION-axe-$AXE_CORE_VERSION"
 if [ ! -f "$audit_dir/node_modules/axe-core/axe.min.js" ] ||
   [ ! -f "$audit_dir/node_modules/puppeteer-core/package.json" ]; then
-  command -v npm >/dev/null 2>&1 || apt_install nodejs npm
   log "npm install puppeteer-core@$PUPPETEER_CORE_VERSION axe-core@$AXE_CORE_VERSION"
   mkdir -p "$audit_dir"
-  npm install --silent --no-audit --no-fund --prefix "$audit_dir" \
+  ragtrace_npm install --silent --no-audit --no-fund --prefix "$audit_dir" \
     "puppeteer-core@$PUPPETEER_CORE_VERSION" "axe-core@$AXE_CORE_VERSION" >/dev/null
 fi
 ln -sfn "$audit_dir/node_modules" "$RAGTRACE_TOOLS_DIR/audit-node-modules"

@@ -5,6 +5,9 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+
+printf '==> %s\n' "the set-up's npm: working, broken or absent (scripts/test-npm.sh)"
+bash scripts/test-npm.sh
 bash scripts/setup.sh
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
