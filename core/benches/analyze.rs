@@ -7,7 +7,7 @@
 //! `RAGTRACE_KNOBS=<runs>` prints only the knob-change figures, medians of `runs`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use ragtrace_core::{analyze, input, testdata, Analysis, ParsedBatch, Settings};
+use ragtrace_core::{analyze, input, sample, Analysis, ParsedBatch, Settings};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -48,7 +48,7 @@ const TRACES_1M: usize = 50_000;
 const PER_TRACE: usize = 20;
 
 fn text() -> String {
-    testdata::generate_batch(TRACES, PER_TRACE, 42)
+    sample::generate_batch(TRACES, PER_TRACE, 42)
 }
 
 fn changed_settings() -> Settings {
@@ -133,7 +133,7 @@ fn knobs() -> [Knob; 3] {
 
 /// The batch of `traces` x [`PER_TRACE`] candidates, parsed (the text dropped).
 fn parsed(traces: usize) -> ParsedBatch {
-    input::parse_document("bench", &testdata::generate_batch(traces, PER_TRACE, 42))
+    input::parse_document("bench", &sample::generate_batch(traces, PER_TRACE, 42))
 }
 
 fn analysed(batch: &ParsedBatch, settings: &Settings) -> Analysis {

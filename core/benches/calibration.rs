@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use ragtrace_core::calibration::{calibrate, calibrate_evaluated, calibrate_linked, link};
 use ragtrace_core::golden::{evaluate_analysis, parse_cases};
-use ragtrace_core::{analyze, input, testdata, Settings};
+use ragtrace_core::{analyze, input, sample, Settings};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -34,13 +34,10 @@ fn ms(d: Duration) -> f64 {
 fn bench(c: &mut Criterion) {
     let batch = input::parse_documents(&[(
         "generated.json".to_owned(),
-        testdata::generate_batch(TRACES, PER_TRACE, 7),
+        sample::generate_batch(TRACES, PER_TRACE, 7),
     )]);
-    let cases = parse_cases(
-        "cases.json",
-        &testdata::generate_cases(TRACES, PER_TRACE, 7),
-    )
-    .unwrap_or_default();
+    let cases = parse_cases("cases.json", &sample::generate_cases(TRACES, PER_TRACE, 7))
+        .unwrap_or_default();
     let analysis = analyze(&batch, &Settings::default(), false).unwrap();
     let report = evaluate_analysis(&cases, &analysis);
     let result = calibrate_evaluated(&cases, &report, &analysis);

@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use ragtrace_core::golden::GoldenLevel;
 use ragtrace_core::runs::golden_delta::{self, CaseScore, SignificanceOptions};
 use ragtrace_core::runs::{self, CompareOptions};
-use ragtrace_core::{analyze, input, stats, testdata, Settings};
+use ragtrace_core::{analyze, input, sample, stats, Settings};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -107,7 +107,7 @@ fn best_median(times: &[Duration]) -> (Duration, Duration) {
 /// do, and the significance tests. Printed after criterion's groups.
 fn summary(_: &mut Criterion) {
     let load_before = load_average();
-    let (dense, hybrid, _) = testdata::generate_paired_runs(QUERIES, PER_TRACE, 42);
+    let (dense, hybrid, _) = sample::generate_paired_runs(QUERIES, PER_TRACE, 42);
     let (batch_a, batch_b) = (
         input::parse_document("a", &dense),
         input::parse_document("b", &hybrid),
@@ -238,7 +238,7 @@ fn summary(_: &mut Criterion) {
 }
 
 fn benches(c: &mut Criterion) {
-    let (dense, hybrid, _) = testdata::generate_paired_runs(QUERIES, PER_TRACE, 42);
+    let (dense, hybrid, _) = sample::generate_paired_runs(QUERIES, PER_TRACE, 42);
     let (batch_a, batch_b) = (
         input::parse_document("a", &dense),
         input::parse_document("b", &hybrid),

@@ -7,9 +7,9 @@
 #![warn(unreachable_pub)]
 
 pub mod analysis;
+pub mod baseline;
 pub mod batch;
 pub mod calibration;
-pub mod compare;
 pub mod config;
 pub mod diagnostic;
 mod fast_hash;
@@ -20,10 +20,17 @@ pub mod legacy;
 pub mod outcome;
 pub mod pipeline;
 pub mod quality;
-pub mod report;
+mod render;
+/// The renderings of a golden report, under their former path.
+pub mod report {
+    pub use crate::golden::{
+        golden_markdown, golden_summary_text, md_cell, trec_qids, trec_qrels, trec_run, trec_token,
+        TREC_RUN_TAG,
+    };
+}
 pub mod runs;
+pub mod sample;
 pub mod stats;
-pub mod testdata;
 pub mod trace_analysis;
 
 pub use analysis::{analyze, Analysis, BatchAnalyzer, BatchView};

@@ -89,6 +89,12 @@ impl Level {
         Level::NoMatch,
     ];
 
+    /// The level's position in [`Level::ALL`] (0 = best): the row or column of a
+    /// table counted by level.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// [`Level::parse`] without allocating.
     pub(crate) fn parse_recorded(text: &str) -> Option<Level> {
         let text = trim_level(text);

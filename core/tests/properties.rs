@@ -3,7 +3,7 @@
 #![allow(clippy::type_complexity)]
 
 use proptest::prelude::*;
-use ragtrace_core::compare::{self, BlockChange};
+use ragtrace_core::baseline::{self, BlockChange};
 use ragtrace_core::config::HybridQuality;
 use ragtrace_core::label::{classify_label, CanonicalLabel};
 use ragtrace_core::quality::quality_score;
@@ -183,7 +183,7 @@ proptest! {
             };
             prop_assert_eq!(block.quality_score.to_bits(), expected.to_bits());
         }
-        prop_assert!(compare::block_changes(t, t).unwrap().iter().all(|c| *c == BlockChange::Same));
+        prop_assert!(baseline::block_changes(t, t).unwrap().iter().all(|c| *c == BlockChange::Same));
 
         let accepted_rank = |a: &ragtrace_core::TraceAnalysis| -> HashMap<usize, usize> {
             a.accepted_blocks()
@@ -191,7 +191,7 @@ proptest! {
                 .collect()
         };
         let (was, now) = (accepted_rank(b), accepted_rank(t));
-        let changes = compare::block_changes(b, t).unwrap();
+        let changes = baseline::block_changes(b, t).unwrap();
         prop_assert_eq!(changes.len(), t.blocks().count());
         for (block, change) in t.blocks().zip(changes) {
             let i = block.input_index;
@@ -204,7 +204,7 @@ proptest! {
             prop_assert_eq!(change, expected);
         }
         let level_changed = b.relevance_level != t.relevance_level;
-        prop_assert_eq!(compare::level_changes(&baseline, &current).unwrap().len(), usize::from(level_changed));
+        prop_assert_eq!(baseline::level_changes(&baseline, &current).unwrap().len(), usize::from(level_changed));
     }
 }
 

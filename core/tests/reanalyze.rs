@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use ragtrace_core::config::{HybridQuality, Key, Value};
-use ragtrace_core::{analyze, input, testdata, Analysis, ParsedBatch, Settings};
+use ragtrace_core::{analyze, input, sample, Analysis, ParsedBatch, Settings};
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> String {
@@ -107,7 +107,7 @@ fn clear(settings: &mut Settings, key: Key) {
 }
 
 fn generated() -> ParsedBatch {
-    batch(&testdata::generate_batch(60, 12, 7))
+    batch(&sample::generate_batch(60, 12, 7))
 }
 
 fn numbers(key: Key, values: &[f64]) -> Vec<(Key, Option<Value>)> {
@@ -176,9 +176,9 @@ fn other_keys_and_the_trace_options_switch() {
 /// Another batch (even one parsed from the same text) is analysed in full.
 #[test]
 fn another_batch_is_analysed_in_full() {
-    let text = testdata::generate_batch(20, 8, 3);
+    let text = sample::generate_batch(20, 8, 3);
     let one = batch(&text);
-    let other = input::parse_document("other.json", &testdata::generate_batch(25, 8, 4));
+    let other = input::parse_document("other.json", &sample::generate_batch(25, 8, 4));
     let settings = Settings {
         return_n: Some(2),
         ..Settings::default()
@@ -222,7 +222,7 @@ proptest! {
         with_sweep in any::<bool>(),
         changes in prop::collection::vec(change_strategy(), 1..12),
     ) {
-        let batch = batch(&testdata::generate_batch(traces, per_trace, seed));
+        let batch = batch(&sample::generate_batch(traces, per_trace, seed));
         check_sequence(&batch, with_sweep, &changes);
     }
 }
@@ -232,7 +232,7 @@ proptest! {
 /// `is_of` tells the batch it was made from from any other.
 #[test]
 fn analysing_in_pieces_then_finishing_is_analyze() {
-    let batch = batch(&testdata::generate_batch(40, 8, 7));
+    let batch = batch(&sample::generate_batch(40, 8, 7));
     let settings = Settings {
         return_n: Some(3),
         ..Settings::default()
@@ -248,7 +248,7 @@ fn analysing_in_pieces_then_finishing_is_analyze() {
     assert_eq!(json(&pieces), json(&full));
     assert_eq!(pieces.sweep_counts, full.sweep_counts);
     assert!(pieces.is_of(&batch));
-    let other = self::batch(&testdata::generate_batch(40, 8, 7));
+    let other = self::batch(&sample::generate_batch(40, 8, 7));
     assert!(
         !pieces.is_of(&other),
         "same text, other traces: not the same batch"

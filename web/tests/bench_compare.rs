@@ -61,7 +61,7 @@ async fn wait_for(root: &web_sys::Element, selector: &str, contains: &str) {
 #[wasm_bindgen_test]
 async fn knob_to_next_frame_on_the_compare_tab() {
     let (dense, hybrid, cases) =
-        ragtrace_core::testdata::generate_paired_runs(QUERIES, CANDIDATES_PER_TRACE, 7);
+        ragtrace_core::sample::generate_paired_runs(QUERIES, CANDIDATES_PER_TRACE, 7);
     // The core alone, for reference: what one knob move asks of it.
     let settings = ragtrace_core::Settings::default();
     let parse = |name: &str, text: &str| ragtrace_core::parse_document(name, text);
@@ -230,11 +230,8 @@ async fn knob_rounds(
 /// generated cases, in this page's wasm; and its two resampling stages alone.
 #[wasm_bindgen_test]
 fn significance_of_1000_cases() {
-    let (dense, hybrid, cases_text) = ragtrace_core::testdata::generate_paired_runs(
-        SIGNIFICANCE_QUERIES,
-        CANDIDATES_PER_TRACE,
-        7,
-    );
+    let (dense, hybrid, cases_text) =
+        ragtrace_core::sample::generate_paired_runs(SIGNIFICANCE_QUERIES, CANDIDATES_PER_TRACE, 7);
     let cases = parse_cases("cases.json", &cases_text).unwrap();
     let settings = ragtrace_core::Settings::default();
     let scores = |name: &str, text: &str| {

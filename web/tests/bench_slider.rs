@@ -26,7 +26,7 @@ const GOLDEN_TAB_ROUNDS: usize = 5;
 
 #[wasm_bindgen_test]
 async fn slider_input_to_next_frame_with_100k_candidates() {
-    let json = ragtrace_core::testdata::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7);
+    let json = ragtrace_core::sample::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7);
 
     // The core alone, for reference.
     let t = now();
@@ -174,7 +174,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
 /// first, middle or last candidate's document, or one it never retrieved, so every
 /// outcome occurs across the range of top qualities.
 fn batch_with_a_case_per_trace(traces: usize) -> (String, String) {
-    let json = ragtrace_core::testdata::generate_batch(traces, CANDIDATES_PER_TRACE, 7);
+    let json = ragtrace_core::sample::generate_batch(traces, CANDIDATES_PER_TRACE, 7);
     let mut batch: serde_json::Value = serde_json::from_str(&json).unwrap();
     let mut cases = Vec::new();
     for (i, trace) in batch["traces"]

@@ -9,10 +9,8 @@ use ragtrace_core::golden::{evaluate_analysis, parse_cases};
 use ragtrace_core::runs::golden_delta::{
     add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions, METRICS,
 };
-use ragtrace_core::runs::{
-    compare_runs, pair_detail, CompareOptions, Pairing, RunComparison, LEVELS,
-};
-use ragtrace_core::{analyze, parse_document, Analysis, Settings};
+use ragtrace_core::runs::{compare_runs, pair_detail, CompareOptions, Pairing, RunComparison};
+use ragtrace_core::{analyze, parse_document, Analysis, Level, Settings};
 use ragtrace_web::format::{number, optional_number};
 use ragtrace_web::samples::{paired_sample, PAIRED_CASES_SOURCE};
 use wasm_bindgen_test::*;
@@ -49,7 +47,7 @@ fn cell(root: &web_sys::Element, selector: &str) -> String {
 /// The A -> B matrix and the counts line show the core's numbers for all pairs.
 fn assert_shows(root: &web_sys::Element, (pairing, c): (&Pairing, &RunComparison)) {
     let all = &c.groups[0];
-    for (i, level) in LEVELS.iter().enumerate() {
+    for (i, level) in Level::ALL.iter().enumerate() {
         let row = find(
             root,
             &format!("#compare-matrix tr[data-key=\"{}\"]", level.as_str()),

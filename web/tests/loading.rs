@@ -30,8 +30,8 @@ fn batch_tab(traces: usize) -> String {
 async fn typing_in_the_paste_box_parses_only_the_pasted_text() {
     let (root, _app) = mount_fresh();
     settle().await;
-    let first = ragtrace_core::testdata::generate_batch(40, 5, 1);
-    let second = ragtrace_core::testdata::generate_batch(30, 5, 2);
+    let first = ragtrace_core::sample::generate_batch(40, 5, 1);
+    let second = ragtrace_core::sample::generate_batch(30, 5, 2);
     pick_files(
         &root,
         &[
@@ -88,9 +88,9 @@ async fn typing_in_the_paste_box_parses_only_the_pasted_text() {
     assert_eq!(parse_count(), before + 1);
 }
 
-/// `testdata::generate_batch`'s traces as JSON Lines, one trace per line.
+/// `sample::generate_batch`'s traces as JSON Lines, one trace per line.
 fn generated_lines(traces: usize, candidates: usize, seed: u64) -> String {
-    let batch: serde_json::Value = serde_json::from_str(&ragtrace_core::testdata::generate_batch(
+    let batch: serde_json::Value = serde_json::from_str(&ragtrace_core::sample::generate_batch(
         traces, candidates, seed,
     ))
     .unwrap();

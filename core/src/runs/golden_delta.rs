@@ -269,15 +269,6 @@ pub struct GoldenComparison {
     pub significance_options: Option<SignificanceOptions>,
 }
 
-fn rank(level: GoldenLevel) -> usize {
-    match level {
-        GoldenLevel::Strong => 0,
-        GoldenLevel::Medium => 1,
-        GoldenLevel::Weak => 2,
-        GoldenLevel::Miss => 3,
-    }
-}
-
 /// Pairs the cases by caseId (a repeated caseId pairs in order) and computes the
 /// transitions, deltas and means. Fast; the tests are [`add_significance`].
 pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
@@ -296,7 +287,7 @@ pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
         };
         used_a[i] = true;
         let case_a = &a[i];
-        level_transitions[rank(case_a.level)][rank(case_b.level)] += 1;
+        level_transitions[case_a.level.index()][case_b.level.index()] += 1;
         let mut metrics = [ValuePair {
             a: 0.0,
             b: 0.0,
@@ -314,8 +305,8 @@ pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
             case_id: case_b.case_id.clone(),
             level_a: case_a.level,
             level_b: case_b.level,
-            regression: rank(case_b.level) > rank(case_a.level),
-            improvement: rank(case_b.level) < rank(case_a.level),
+            regression: case_b.level.index() > case_a.level.index(),
+            improvement: case_b.level.index() < case_a.level.index(),
             metrics,
         });
     }

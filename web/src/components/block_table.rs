@@ -2,7 +2,7 @@
 
 use crate::format::number;
 use leptos::prelude::*;
-use ragtrace_core::compare::BlockChange;
+use ragtrace_core::baseline::BlockChange;
 use ragtrace_core::label::CanonicalLabel;
 use ragtrace_core::{Block, Status, TraceAnalysis};
 

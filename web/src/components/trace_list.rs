@@ -5,7 +5,7 @@
 use crate::format::{self, level_class, LEVELS};
 use crate::state::{AppState, ListControls, ModeFilter, Shared, Sort, SortKey, View};
 use leptos::prelude::*;
-use ragtrace_core::compare::same_batch;
+use ragtrace_core::baseline::same_batch;
 use ragtrace_core::{Analysis, Level, TraceAnalysis};
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};

@@ -2,31 +2,19 @@
 //! summary) and of golden deltas (the "Changes since the baseline" section of report.md).
 
 use super::golden_delta::{GoldenComparison, METRICS};
-use super::{CompareReport, Distribution, GroupSummary, LEVELS};
-use crate::report::md_cell;
+use super::{CompareReport, Distribution, GroupSummary};
+use crate::golden::GoldenLevel;
+use crate::render::{md_cell, opt_num, p_value};
+use crate::Level;
 use std::fmt::Write as _;
-
-const GOLDEN_LEVELS: [&str; 4] = ["strong", "medium", "weak", "miss"];
-
-fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_owned(), |x| format!("{x:.3}"))
-}
-
-fn p_value(p: f64) -> String {
-    if p < 0.0001 {
-        "<0.0001".to_owned()
-    } else {
-        format!("{p:.4}")
-    }
-}
 
 fn distribution_row(name: &str, d: &Distribution) -> String {
     let bins: Vec<String> = d.histogram.iter().map(usize::to_string).collect();
     format!(
         "| {name} | {} | {} | {} | {} |",
         d.count,
-        opt(d.mean),
-        opt(d.median),
+        opt_num(d.mean),
+        opt_num(d.median),
         bins.join(" ")
     )
 }
@@ -41,10 +29,10 @@ fn group_section(out: &mut String, g: &GroupSummary) {
     let _ = writeln!(
         out,
         "| A \\\\ B | {} |",
-        LEVELS.map(|l| l.as_str()).join(" | ")
+        Level::ALL.map(|l| l.as_str()).join(" | ")
     );
-    let _ = writeln!(out, "|---|{}", "---:|".repeat(LEVELS.len()));
-    for (i, level) in LEVELS.iter().enumerate() {
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(Level::ALL.len()));
+    for (i, level) in Level::ALL.iter().enumerate() {
         let cells: Vec<String> = g.level_transitions[i]
             .iter()
             .map(usize::to_string)
@@ -112,9 +100,9 @@ pub fn compare_markdown(report: &CompareReport) -> String {
                 n.mode_pair.label(),
                 n.level_a.as_str(),
                 n.level_b.as_str(),
-                opt(n.overlap_docs),
-                opt(n.rbo.map(|r| r.ext)),
-                opt(n.kendall_tau_b),
+                opt_num(n.overlap_docs),
+                opt_num(n.rbo.map(|r| r.ext)),
+                opt_num(n.kendall_tau_b),
                 only(&p.only_in_a),
                 only(&p.only_in_b),
                 p.config_differences
@@ -177,7 +165,7 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
     for m in &c.metrics {
         let (ci, p, holm, t) = match &m.significance {
             Some(s) => (
-                format!("[{}, {}]", opt(s.ci_low), opt(s.ci_high)),
+                format!("[{}, {}]", opt_num(s.ci_low), opt_num(s.ci_high)),
                 p_value(s.permutation_p),
                 p_value(s.permutation_p_holm),
                 s.t_test.map_or_else(|| "–".to_owned(), |t| p_value(t.p)),
@@ -188,8 +176,8 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {ci} | {p} | {holm} | {t} |",
             m.metric,
-            opt(m.mean_a),
-            opt(m.mean_b),
+            opt_num(m.mean_a),
+            opt_num(m.mean_b),
             m.mean_difference
                 .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}")),
             m.wins,
@@ -197,9 +185,17 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
             m.losses
         );
     }
-    let _ = writeln!(out, "\n| A \\\\ B | {} |", GOLDEN_LEVELS.join(" | "));
+    let _ = writeln!(
+        out,
+        "\n| A \\\\ B | {} |",
+        GoldenLevel::ALL.map(GoldenLevel::as_str).join(" | ")
+    );
     let _ = writeln!(out, "|---|{}", "---:|".repeat(4));
-    for (i, level) in GOLDEN_LEVELS.iter().enumerate() {
+    for (i, level) in GoldenLevel::ALL
+        .map(GoldenLevel::as_str)
+        .into_iter()
+        .enumerate()
+    {
         let cells: Vec<String> = c.level_transitions[i]
             .iter()
             .map(usize::to_string)
@@ -254,8 +250,8 @@ pub fn compare_summary_text(report: &CompareReport) -> String {
             "  {:<16}{:>6} pairs  overlap@k mean {}  RBO_ext mean {}  level better {} worse {}  B kept none {}",
             g.group,
             g.pairs,
-            opt(g.overlap_docs.mean),
-            opt(g.rbo_ext.mean),
+            opt_num(g.overlap_docs.mean),
+            opt_num(g.rbo_ext.mean),
             g.level_improved,
             g.level_worsened,
             g.b_kept_none
@@ -290,8 +286,8 @@ pub fn golden_summary_text(c: &GoldenComparison) -> String {
             out,
             "  {:<15}A {}  B {}  diff {}{p}",
             m.metric,
-            opt(m.mean_a),
-            opt(m.mean_b),
+            opt_num(m.mean_a),
+            opt_num(m.mean_b),
             m.mean_difference
                 .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}"))
         );
