@@ -38,7 +38,7 @@ impl Level {
 }
 
 /// The key a recorded level is counted under: trimmed, uppercase, `-`/space as `_`.
-pub fn normalise_level(text: &str) -> String {
+pub(crate) fn normalise_level(text: &str) -> String {
     text.trim()
         .chars()
         .map(|c| match c {
@@ -113,7 +113,8 @@ pub struct Outcome {
 }
 
 /// `top_quality`: the best quality among accepted blocks, `None` when none was accepted.
-pub fn outcome(
+#[cfg(test)]
+pub(crate) fn outcome(
     top_quality: Option<f64>,
     config: &Config,
     category_filter: Option<&str>,

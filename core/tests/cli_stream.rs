@@ -6,7 +6,7 @@
 mod common;
 
 use common::fixture;
-use ragtrace_core::sample::{generate_batch, generate_batch_lines};
+use ragtrace_core::{generate_batch, generate_batch_lines};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -289,11 +289,10 @@ fn core_compare_report(
     with_cases: bool,
     rbo_p: f64,
 ) -> serde_json::Value {
-    use ragtrace_core::runs::{compare_batches, CompareOptions};
+    use ragtrace_core::{compare_batches, CompareOptions};
     let a = ragtrace_core::parse_document("a", RUN_A);
     let b = ragtrace_core::parse_document("b", RUN_B);
-    let cases =
-        with_cases.then(|| ragtrace_core::golden::parse_cases("cases", COMPARE_CASES).unwrap());
+    let cases = with_cases.then(|| ragtrace_core::parse_cases("cases", COMPARE_CASES).unwrap());
     let report =
         compare_batches(&a, &b, settings, cases.as_ref(), &CompareOptions { rbo_p }).unwrap();
     // Through JSON.parse, so that as_json reads it as it reads the API's result.

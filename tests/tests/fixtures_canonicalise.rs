@@ -1,4 +1,4 @@
-use ragtrace_core::label::{canonical_label, CanonicalLabel};
+use ragtrace_core::{canonical_label, CanonicalLabel};
 use ragtrace_tests::fixture;
 
 #[test]

@@ -82,7 +82,7 @@ impl Sample {
 fn generated_text() -> Arc<str> {
     static TEXT: OnceLock<Arc<str>> = OnceLock::new();
     TEXT.get_or_init(|| {
-        Arc::from(ragtrace_core::sample::generate_batch(
+        Arc::from(ragtrace_core::generate_batch(
             GENERATED_TRACES,
             GENERATED_CANDIDATES_PER_TRACE,
             GENERATED_SEED,
@@ -95,7 +95,7 @@ fn generated_text() -> Arc<str> {
 pub fn generated_cases() -> Arc<str> {
     static TEXT: OnceLock<Arc<str>> = OnceLock::new();
     TEXT.get_or_init(|| {
-        Arc::from(ragtrace_core::sample::generate_cases(
+        Arc::from(ragtrace_core::generate_cases(
             GENERATED_TRACES,
             GENERATED_CANDIDATES_PER_TRACE,
             GENERATED_SEED,
@@ -111,11 +111,8 @@ pub const GENERATED_CASES_SOURCE: &str = "generated-500-cases.json";
 pub fn paired_sample() -> &'static (Arc<str>, Arc<str>, String) {
     static TEXT: OnceLock<(Arc<str>, Arc<str>, String)> = OnceLock::new();
     TEXT.get_or_init(|| {
-        let (dense, hybrid, cases) = ragtrace_core::sample::generate_paired_runs(
-            PAIRED_QUERIES,
-            PAIRED_CANDIDATES,
-            PAIRED_SEED,
-        );
+        let (dense, hybrid, cases) =
+            ragtrace_core::generate_paired_runs(PAIRED_QUERIES, PAIRED_CANDIDATES, PAIRED_SEED);
         (Arc::from(dense), Arc::from(hybrid), cases)
     })
 }

@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
-use ragtrace_core::baseline::{block_changes, BlockChange};
-use ragtrace_core::input::parse_documents;
+use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Analysis, Settings, SweepPoint};
+use ragtrace_core::{block_changes, BlockChange};
 use ragtrace_web::components::trace_list::list_walk_count;
 use ragtrace_web::samples::Sample;
 use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_LOOKUP_RESULTS};

@@ -26,7 +26,7 @@ pub use gate::{
     ThresholdPoint, TopQualityHistogram,
 };
 pub use levels::{LevelRow, LevelTable, OutcomeCounts};
-pub use render::{markdown, summary_text};
+pub use render::{calibration_markdown, calibration_summary_text};
 pub use suggest::{SettingChange, Suggestion};
 
 use gate::{gate_curve, Criterion};
@@ -34,7 +34,7 @@ use levels::level_table;
 use suggest::{distance_suggestion, monotone_suggestion, reference_suggestion};
 
 /// Fewer linked cases than this and the figures are called anecdotal.
-pub const ANECDOTAL_BELOW: usize = 10;
+pub(crate) const ANECDOTAL_BELOW: usize = 10;
 /// How many unlinked cases are listed by name.
 const UNLINKED_SHOWN: usize = 5;
 
@@ -125,7 +125,7 @@ struct LinkedTrace {
 }
 
 /// Links the cases to the traces of an analysis of the batch (any settings).
-pub fn link(cases: &CaseSet, analysis: &Analysis) -> CaseLinks {
+pub fn calibration_links(cases: &CaseSet, analysis: &Analysis) -> CaseLinks {
     let links = golden::link_cases_by_keys(
         &cases.cases,
         analysis
@@ -161,10 +161,10 @@ pub fn calibrate_evaluated(
     report: &GoldenReport,
     analysis: &Analysis,
 ) -> Calibration {
-    calibrate_linked(&link(cases, analysis), cases, report, analysis)
+    calibrate_linked(&calibration_links(cases, analysis), cases, report, analysis)
 }
 
-/// [`calibrate_evaluated`] with the links made once by [`link`] for this batch and
+/// [`calibrate_evaluated`] with the links made once by [`calibration_links`] for this batch and
 /// these cases: what is left when a knob moves is one pass and one sort, O(n log n).
 pub fn calibrate_linked(
     links: &CaseLinks,

@@ -199,7 +199,7 @@ trapezoid rule; traces with equal top quality are flagged together, so a tie bet
 not found is one diagonal segment.";
 
 /// `calibration.md`: a GitHub-readable report of a [`Calibration`].
-pub fn markdown(c: &Calibration) -> String {
+pub fn calibration_markdown(c: &Calibration) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     // `write!` into a String cannot fail; the results are ignored on purpose.
@@ -263,7 +263,7 @@ fn unlinked_name(u: &UnlinkedCase) -> String {
 }
 
 /// What `ragtrace calibrate` prints: the level table, the gate and the suggestions.
-pub fn summary_text(c: &Calibration) -> String {
+pub fn calibration_summary_text(c: &Calibration) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(out, "calibration: {}", headline(c));

@@ -191,7 +191,7 @@ fn parse_case(
         ("expectedKeywords", &expected_keywords),
     ] {
         for (j, entry) in list.iter().enumerate() {
-            if normalize(entry).is_empty() {
+            if normalize_query(entry).is_empty() {
                 diagnostics.push(Diagnostic::warning(
                     "empty-expectation",
                     format!(

@@ -37,7 +37,7 @@ pub struct RunBlock {
 /// Lowercasing is per character (Unicode `Lowercase_Mapping`), not
 /// `str::to_lowercase`, whose context-sensitive final sigma would make a
 /// needle and the same word inside a longer text lowercase differently.
-pub fn normalize(text: &str) -> String {
+pub fn normalize_query(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
     for ch in text.chars() {
@@ -120,7 +120,10 @@ pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -
 /// Finds each case's trace: the first trace with the same `caseId`; else the
 /// first trace *without* a `caseId` whose trimmed query equals the case's
 /// trimmed query. Returns, per case, the trace index and how it was found.
-pub fn link_cases(cases: &[GoldenCase], runs: &[RunTrace]) -> Vec<Option<(usize, LinkedBy)>> {
+pub(super) fn link_cases(
+    cases: &[GoldenCase],
+    runs: &[RunTrace],
+) -> Vec<Option<(usize, LinkedBy)>> {
     link_cases_by_keys(
         cases,
         runs.iter()
@@ -130,7 +133,7 @@ pub fn link_cases(cases: &[GoldenCase], runs: &[RunTrace]) -> Vec<Option<(usize,
 
 /// [`link_cases`] over each trace's `(caseId, query)` alone, in batch order: the
 /// calibration links an analysis without building the evaluator's [`RunTrace`]s.
-pub fn link_cases_by_keys<'a>(
+pub(crate) fn link_cases_by_keys<'a>(
     cases: &[GoldenCase],
     trace_keys: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
 ) -> Vec<Option<(usize, LinkedBy)>> {
@@ -168,7 +171,7 @@ pub fn link_cases_by_keys<'a>(
 /// Evaluates every case against the runs (contract section 6). `default_k`
 /// (the global `returnN`) is the cut-off for a case without a trace.
 /// `config` and `diagnostics` of the result are left for the caller to fill.
-pub fn evaluate(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> GoldenReport {
+pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> GoldenReport {
     let links = link_cases(cases, runs);
     let mut linked = vec![false; runs.len()];
     let mut first_at: HashMap<&str, usize> = HashMap::new();
@@ -242,7 +245,7 @@ fn push_note(note: &mut Option<String>, text: String) {
 }
 
 /// Evaluates one case against its trace (or none).
-pub fn evaluate_case(
+pub(super) fn evaluate_case(
     case: &GoldenCase,
     run: Option<(&RunTrace, LinkedBy)>,
     default_k: usize,
@@ -289,19 +292,19 @@ pub fn evaluate_case(
     let breadcrumbs: Vec<(&String, String)> = case
         .expected_breadcrumbs
         .iter()
-        .map(|b| (b, normalize(b)))
+        .map(|b| (b, normalize_query(b)))
         .filter(|(_, n)| !n.is_empty())
         .collect();
     let keywords: Vec<(&String, String)> = case
         .expected_keywords
         .iter()
-        .map(|w| (w, normalize(w)))
+        .map(|w| (w, normalize_query(w)))
         .filter(|(_, n)| !n.is_empty())
         .collect();
 
     let block_crumbs: Vec<String> = blocks
         .iter()
-        .filter_map(|b| b.breadcrumb.as_deref().map(normalize))
+        .filter_map(|b| b.breadcrumb.as_deref().map(normalize_query))
         .collect();
     let matched_breadcrumbs: Vec<String> = breadcrumbs
         .iter()
@@ -316,7 +319,7 @@ pub fn evaluate_case(
     let text = if keywords.is_empty() {
         String::new()
     } else {
-        normalize(
+        normalize_query(
             &blocks
                 .iter()
                 .flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt])
@@ -440,7 +443,7 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
         .map(RunTrace::from_analysis)
         .collect();
     let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
-    evaluate(&cases.cases, &runs, analysis.config.return_n)
+    evaluate_runs(&cases.cases, &runs, analysis.config.return_n)
         .with_config(config)
         .with_diagnostics(cases.diagnostics.iter().cloned())
 }

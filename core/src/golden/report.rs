@@ -58,7 +58,7 @@ pub struct GoldenReport {
     /// Names of the traces no case linked to, in batch order.
     pub unlinked_traces: Vec<String>,
     /// Findings about the cases file; `evaluate` leaves it empty for the
-    /// caller to fill with [`CaseSet::diagnostics`] (and its own findings).
+    /// caller to fill with [`CaseSet::diagnostics`](crate::CaseSet::diagnostics) (and its own findings).
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -142,7 +142,7 @@ impl GoldenReport {
         self
     }
 
-    /// Adds findings (typically [`CaseSet::diagnostics`]) to the report.
+    /// Adds findings (typically [`CaseSet::diagnostics`](crate::CaseSet::diagnostics)) to the report.
     pub fn with_diagnostics(mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) -> Self {
         self.diagnostics.extend(diagnostics);
         self

@@ -12,7 +12,7 @@ pub const TREC_RUN_TAG: &str = "ragtrace";
 /// white space, so white space inside a caseId becomes `_` (an empty id
 /// becomes `_`); a caseId already used by an earlier case gets `#<position>`
 /// appended so the two cases stay distinct queries.
-pub fn trec_qids(report: &GoldenReport) -> Vec<String> {
+pub(super) fn trec_qids(report: &GoldenReport) -> Vec<String> {
     let mut used: HashSet<String> = HashSet::new();
     report
         .cases
@@ -33,7 +33,7 @@ pub fn trec_qids(report: &GoldenReport) -> Vec<String> {
 }
 
 /// A TREC field: white space (which would split the field) becomes `_`.
-pub fn trec_token(text: &str) -> String {
+pub(super) fn trec_token(text: &str) -> String {
     let t: String = text
         .chars()
         .map(|c| if c.is_whitespace() { '_' } else { c })

@@ -13,24 +13,26 @@
 //! [`golden_delta`], computed separately (after the paint on the page).
 
 mod detail;
-pub mod golden_delta;
+mod golden_delta;
 mod paired;
 mod pairing;
-pub mod markdown {
-    //! The renderings of a comparison, under their former path.
-    pub use super::render::{
-        baseline_changes_markdown, compare_markdown, compare_summary_text, golden_summary_text,
-    };
-}
 mod render;
 mod report;
 #[cfg(test)]
 mod test_support;
 
 pub use detail::{pair_detail, AcceptedItem, ConfigDifference, OnlyOneSide, PairDetail};
+pub use golden_delta::{
+    add_significance, baseline_scores, case_scores, compare_golden, golden_gate, BaselineError,
+    CaseDelta, CaseScore, FailOn, GoldenComparison, MetricSummary, ReportWithComparison,
+    Significance, SignificanceOptions, ValuePair, DELTA_METRICS,
+};
 pub use paired::{
     compare_paired, compare_runs, recompare_paired, CompareOptions, Distribution, GroupSummary,
     PairComparison, RunComparison,
 };
-pub use pairing::{pair_runs, traces_of, Link, ModePair, PairedBy, Pairing, UnpairedTrace};
-pub use report::{compare_batches, compare_report, CompareReport, RunSizes, COMPARE_VERSION};
+pub use pairing::{pair_runs, Link, ModePair, PairedBy, Pairing, UnpairedTrace};
+pub use render::{
+    baseline_changes_markdown, baseline_changes_text, compare_markdown, compare_summary_text,
+};
+pub use report::{compare_batches, compare_report, CompareReport, RunSizes};

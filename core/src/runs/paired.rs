@@ -70,7 +70,7 @@ pub struct PairComparison {
     /// A accepted documents and B kept none of them.
     pub b_kept_none: bool,
     /// The two traces ran with different effective configurations (their own options
-    /// differ); [`pair_detail`] lists the keys.
+    /// differ); [`pair_detail`](crate::pair_detail) lists the keys.
     pub config_differs: bool,
 }
 

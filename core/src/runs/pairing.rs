@@ -3,7 +3,7 @@
 //! of loaded batches.
 
 use crate::fast_hash::FastMap;
-use crate::golden::normalize;
+use crate::golden::normalize_query;
 use crate::input::NameHashes;
 use crate::label::CanonicalLabel;
 use crate::{Analysis, Trace};
@@ -184,7 +184,7 @@ fn normalized_query(text: &str) -> Cow<'_, str> {
     if already {
         Cow::Borrowed(text)
     } else {
-        Cow::Owned(normalize(text))
+        Cow::Owned(normalize_query(text))
     }
 }
 
@@ -371,7 +371,7 @@ fn no_common_query_message(unpaired_a: &[UnpairedTrace], unpaired_b: &[UnpairedT
 }
 
 /// The traces an analysis holds, for [`pair_runs`].
-pub fn traces_of(analysis: &Analysis) -> Vec<Arc<Trace>> {
+pub(super) fn traces_of(analysis: &Analysis) -> Vec<Arc<Trace>> {
     analysis
         .traces
         .iter()
@@ -418,7 +418,7 @@ mod tests {
 
     /// The borrowed fast path agrees with the golden module's normalisation.
     #[test]
-    fn normalized_query_is_normalize() {
+    fn normalized_query_is_normalize_query() {
         for text in [
             "plain words",
             "Upper Case",
@@ -432,7 +432,7 @@ mod tests {
             "non\u{a0}breaking",
             "",
         ] {
-            assert_eq!(normalized_query(text), normalize(text), "{text:?}");
+            assert_eq!(normalized_query(text), normalize_query(text), "{text:?}");
         }
         assert!(matches!(normalized_query("plain words"), Cow::Borrowed(_)));
     }

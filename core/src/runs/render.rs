@@ -1,7 +1,7 @@
 //! Markdown and plain-text renderings of a run comparison (`compare.md`, the CLI
 //! summary) and of golden deltas (the "Changes since the baseline" section of report.md).
 
-use super::golden_delta::{GoldenComparison, METRICS};
+use super::golden_delta::{GoldenComparison, DELTA_METRICS};
 use super::{CompareReport, Distribution, GroupSummary};
 use crate::golden::GoldenLevel;
 use crate::render::{md_cell, opt_num, p_value};
@@ -207,9 +207,9 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
         let _ = writeln!(
             out,
             "\n| case | level A | level B | {} |",
-            METRICS.map(|m| format!("Δ {m}")).join(" | ")
+            DELTA_METRICS.map(|m| format!("Δ {m}")).join(" | ")
         );
-        let _ = writeln!(out, "|---|---|---|{}", "---:|".repeat(METRICS.len()));
+        let _ = writeln!(out, "|---|---|---|{}", "---:|".repeat(DELTA_METRICS.len()));
         for d in changed {
             let deltas: Vec<String> = d
                 .metrics
@@ -258,7 +258,7 @@ pub fn compare_summary_text(report: &CompareReport) -> String {
         );
     }
     if let Some(golden) = &report.golden {
-        let _ = write!(out, "{}", golden_summary_text(golden));
+        let _ = write!(out, "{}", baseline_changes_text(golden));
     }
     for w in &report.warnings {
         let _ = writeln!(out, "  warning: {w}");
@@ -267,7 +267,7 @@ pub fn compare_summary_text(report: &CompareReport) -> String {
 }
 
 /// The golden deltas in a few lines.
-pub fn golden_summary_text(c: &GoldenComparison) -> String {
+pub fn baseline_changes_text(c: &GoldenComparison) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -38,7 +38,7 @@ pub struct RunSizes {
 }
 
 /// The version written in `compare.json`.
-pub const COMPARE_VERSION: u32 = 1;
+pub(super) const COMPARE_VERSION: u32 = 1;
 
 /// Builds `compare.json` from a comparison (and the golden deltas, if any).
 pub fn compare_report(
