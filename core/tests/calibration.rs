@@ -1,14 +1,16 @@
 //! Calibration (issue 10): a hand-computed 6-case set and property tests.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 // Inside a `calibration` module so `cargo test calibration` selects every test here.
 mod calibration {
 
+    use super::common::fixture;
     use proptest::prelude::*;
     use ragtrace_core::{analyze, parse_documents, Level, ParsedBatch, Settings};
     use ragtrace_core::{calibrate, Calibration, CurveStatus, RocPoint};
     use ragtrace_core::{parse_cases, CaseSet};
-    use std::path::PathBuf;
 
     const EPS: f64 = 1e-12;
 
@@ -17,13 +19,6 @@ mod calibration {
             (actual - expected).abs() < EPS,
             "expected {expected}, got {actual}"
         );
-    }
-
-    fn fixture(name: &str) -> String {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures")
-            .join(name);
-        std::fs::read_to_string(&path).unwrap()
     }
 
     fn batch_of(text: &str) -> ParsedBatch {

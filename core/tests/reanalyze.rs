@@ -2,19 +2,14 @@
 //! sweep counts, which the JSON leaves out) for every kind of settings change.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::fixture;
 use proptest::prelude::*;
 use ragtrace_core::{
     analyze, generate_batch, parse_document, parse_documents, Analysis, ParsedBatch, Settings,
 };
 use ragtrace_core::{HybridQuality, SettingKey, SettingValue};
-use std::path::PathBuf;
-
-fn fixture(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 /// Traces whose own options the user's settings can make invalid, or that the user
 /// overrides key by key: per-trace options must be overlaid on every reanalysis.

@@ -8,9 +8,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
-const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
-const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+const DENSE_TRACE: &str = include_str!("../../samples/dense-trace.json");
+const HYBRID_TRACE: &str = include_str!("../../samples/hybrid-legacy-trace.json");
+const LOOKUPS: &str = include_str!("../../samples/lookup-result.jsonl");
 const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
 const CALIBRATION_CASES: &str = include_str!("../../tests/fixtures/calibration/cases.json");
 const CALIBRATION_TRACES: &str = include_str!("../../tests/fixtures/calibration/traces.json");

@@ -8,11 +8,11 @@ use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 const DECLARATIONS: &str = include_str!("../types/ragtrace.d.ts");
-const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
-const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
-const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+const DENSE_TRACE: &str = include_str!("../../samples/dense-trace.json");
+const HYBRID_TRACE: &str = include_str!("../../samples/hybrid-legacy-trace.json");
+const LOOKUPS: &str = include_str!("../../samples/lookup-result.jsonl");
 const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
-const SAMPLE_CASES: &str = include_str!("../../tests/fixtures/golden-cases-sample.json");
+const SAMPLE_CASES: &str = include_str!("../../samples/golden-cases-sample.json");
 const CALIBRATION_CASES: &str = include_str!("../../tests/fixtures/calibration/cases.json");
 const CALIBRATION_TRACES: &str = include_str!("../../tests/fixtures/calibration/traces.json");
 

@@ -18,8 +18,7 @@ use ragtrace_core::{CaseReport, GoldenLevel, GoldenReport, LinkedBy};
 
 /// The built-in cases: the contract's example cases plus one whose document is
 /// found only below rank 3, so moving `returnN` visibly changes the levels.
-pub const SAMPLE_GOLDEN_CASES: &str =
-    include_str!("../../../tests/fixtures/golden-cases-sample.json");
+pub const SAMPLE_GOLDEN_CASES: &str = include_str!("../../../samples/golden-cases-sample.json");
 /// The source name the sample cases are reported under.
 pub const SAMPLE_GOLDEN_SOURCE: &str = "golden-cases-sample.json";
 const GOLDEN_LEVELS: [GoldenLevel; 4] = [

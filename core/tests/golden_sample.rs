@@ -1,9 +1,11 @@
 //! The page's built-in cases against the spec-example traces: moving returnN
 //! changes the hit levels (checked by hand from contract sections 3 and 6).
 
+mod common;
+
+use common::fixture;
 use ragtrace_core::{analyze, parse_documents, Settings};
 use ragtrace_core::{evaluate_analysis, parse_cases, GoldenLevel, GoldenReport};
-use ragtrace_tests::fixture;
 
 fn report(settings: &Settings) -> GoldenReport {
     let docs: Vec<(String, String)> = [

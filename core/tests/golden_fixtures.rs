@@ -2,14 +2,16 @@
 //! `dense-trace.json` and `golden-runs.json` (the accepted blocks the pipeline
 //! keeps under each trace's options), with hand-computed expectations.
 
+mod common;
+
 // Inside a `golden` module so `cargo test golden` selects every test here.
 mod golden {
 
+    use crate::common::fixture;
     use ragtrace_core::{
         evaluate_runs, parse_cases, GoldenLevel, GoldenReport, LinkedBy, RunBlock, RunTrace,
     };
     use ragtrace_core::{golden_markdown, golden_summary_text, trec_qrels, trec_run};
-    use ragtrace_tests::fixture;
     use serde_json::Value;
 
     const EPS: f64 = 1e-12;
