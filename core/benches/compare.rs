@@ -105,7 +105,7 @@ fn best_median(times: &[Duration]) -> (Duration, Duration) {
     (sorted[0], sorted[sorted.len() / 2])
 }
 
-/// The figure: pairing + comparing 2 x 10,000 traces x 50 candidates against
+/// The headline figure: pairing + comparing 2 x 10,000 traces x 50 candidates against
 /// analysing run A alone (goal: at most 2x), then what else the Compare tab and the CLI
 /// do, and the significance tests. Printed after criterion's groups.
 fn summary(_: &mut Criterion) {

@@ -1,4 +1,4 @@
-//! Calibration (issue 10): a hand-computed 6-case set and property tests.
+//! Calibration: a hand-computed 6-case set and property tests.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

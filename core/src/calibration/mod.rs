@@ -1,5 +1,5 @@
 //! Calibration of the relevance levels and the low-quality gate against golden
-//! outcomes (issue 10; decisions in docs/decisions.md, "Calibration").
+//! outcomes (decisions in docs/decisions.md, "Calibration").
 //!
 //! Every linked case gives one observation: its trace's top quality (0 when no
 //! block was accepted), recomputed and recorded level, mode, and the case's golden
