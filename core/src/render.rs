@@ -68,6 +68,47 @@ pub(crate) fn yes_no(b: bool) -> &'static str {
     }
 }
 
+/// A column's alignment in a Markdown table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Align {
+    Left,
+    Right,
+}
+
+/// One row of a Markdown table, `| a | b |` and a line end. The cells are written
+/// as given: pass user text through [`md_cell`] first.
+pub(crate) fn md_row<S: AsRef<str>>(out: &mut String, cells: impl IntoIterator<Item = S>) {
+    out.push('|');
+    for cell in cells {
+        out.push(' ');
+        out.push_str(cell.as_ref());
+        out.push_str(" |");
+    }
+    out.push('\n');
+}
+
+/// A Markdown table's alignment row, `|---|---:|`.
+pub(crate) fn md_rule(out: &mut String, columns: impl IntoIterator<Item = Align>) {
+    out.push('|');
+    for align in columns {
+        out.push_str(match align {
+            Align::Left => "---|",
+            Align::Right => "---:|",
+        });
+    }
+    out.push('\n');
+}
+
+/// A Markdown table's header and alignment rows.
+pub(crate) fn md_head<S: AsRef<str>>(
+    out: &mut String,
+    header: impl IntoIterator<Item = S>,
+    aligns: &[Align],
+) {
+    md_row(out, header);
+    md_rule(out, aligns.iter().copied());
+}
+
 /// A table drawn in Markdown or as text: header, then rows of cells (plain text).
 pub(crate) struct Table {
     pub(crate) header: Vec<&'static str>,
@@ -78,17 +119,14 @@ impl Table {
     /// The table in Markdown: the first column left-aligned, the others right-aligned,
     /// every cell made safe by [`md_cell`].
     pub(crate) fn markdown(&self, out: &mut String) {
-        let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
-        out.push_str(&line(self.header.iter().map(|h| (*h).to_owned()).collect()));
-        out.push_str(&line(
-            self.header
-                .iter()
-                .enumerate()
-                .map(|(i, _)| if i == 0 { "---" } else { "---:" }.to_owned())
-                .collect(),
-        ));
+        md_row(out, &self.header);
+        // calibration.md spaces its alignment row like a row of cells.
+        md_row(
+            out,
+            (0..self.header.len()).map(|i| if i == 0 { "---" } else { "---:" }),
+        );
         for row in &self.rows {
-            out.push_str(&line(row.iter().map(|c| md_cell(c)).collect()));
+            md_row(out, row.iter().map(|c| md_cell(c)));
         }
     }
 

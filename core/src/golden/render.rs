@@ -3,7 +3,8 @@
 
 use super::report::{CaseReport, GoldenLevel, GoldenReport};
 pub use crate::render::md_cell;
-use crate::render::{num, share, yes_no};
+use crate::render::Align::{Left, Right};
+use crate::render::{md_head, md_row, num, opt_num, share, yes_no};
 use std::fmt::Write as _;
 
 /// A GitHub-readable Markdown report: title, summary table by level, metric
@@ -16,38 +17,49 @@ pub fn golden_markdown(report: &GoldenReport) -> String {
     let _ = writeln!(out, "{} cases.\n", s.cases);
 
     let _ = writeln!(out, "## Levels\n");
-    let _ = writeln!(out, "| level | cases | share |");
-    let _ = writeln!(out, "|---|---:|---:|");
+    md_head(&mut out, ["level", "cases", "share"], &[Left, Right, Right]);
     for level in GoldenLevel::ALL {
         let n = s.levels.get(level);
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} |",
-            level.as_str(),
-            n,
-            share(n, s.cases)
+        md_row(
+            &mut out,
+            [level.as_str().to_owned(), n.to_string(), share(n, s.cases)],
         );
     }
 
     let _ = writeln!(out, "\n## Ranking metrics (mean over all cases)\n");
-    let _ = writeln!(out, "| metric | mean |");
-    let _ = writeln!(out, "|---|---:|");
-    let _ = writeln!(out, "| recall@k | {} |", num(s.mean_recall));
-    let _ = writeln!(out, "| precision@k | {} |", num(s.mean_precision));
-    let _ = writeln!(out, "| MRR | {} |", num(s.mean_reciprocal_rank));
-    let _ = writeln!(out, "| nDCG@k | {} |", num(s.mean_ndcg));
+    md_head(&mut out, ["metric", "mean"], &[Left, Right]);
+    for (metric, mean) in [
+        ("recall@k", s.mean_recall),
+        ("precision@k", s.mean_precision),
+        ("MRR", s.mean_reciprocal_rank),
+        ("nDCG@k", s.mean_ndcg),
+    ] {
+        md_row(&mut out, [metric.to_owned(), num(mean)]);
+    }
 
     let _ = writeln!(out, "\n## Cases\n");
-    let _ = writeln!(
-        out,
-        "| case | level | docHit | breadcrumbHit | coverage | k | recall | precision | RR | nDCG | trace | note |"
-    );
-    let _ = writeln!(
-        out,
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|"
+    md_head(
+        &mut out,
+        [
+            "case",
+            "level",
+            "docHit",
+            "breadcrumbHit",
+            "coverage",
+            "k",
+            "recall",
+            "precision",
+            "RR",
+            "nDCG",
+            "trace",
+            "note",
+        ],
+        &[
+            Left, Left, Left, Left, Right, Right, Right, Right, Right, Right, Left, Left,
+        ],
     );
     for c in &report.cases {
-        let _ = writeln!(out, "{}", case_row(c));
+        md_row(&mut out, case_cells(c));
     }
 
     if !report.unlinked_traces.is_empty() {
@@ -71,15 +83,14 @@ pub fn golden_markdown(report: &GoldenReport) -> String {
     out
 }
 
-fn case_row(c: &CaseReport) -> String {
-    format!(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+fn case_cells(c: &CaseReport) -> [String; 12] {
+    [
         md_cell(&c.case_id),
-        c.level.as_str(),
-        yes_no(c.doc_hit),
-        yes_no(c.breadcrumb_hit),
-        c.coverage.map_or_else(|| "–".to_owned(), num),
-        c.k,
+        c.level.as_str().to_owned(),
+        yes_no(c.doc_hit).to_owned(),
+        yes_no(c.breadcrumb_hit).to_owned(),
+        opt_num(c.coverage),
+        c.k.to_string(),
         num(c.recall),
         num(c.precision),
         num(c.reciprocal_rank),
@@ -88,7 +99,7 @@ fn case_row(c: &CaseReport) -> String {
             .as_deref()
             .map_or_else(|| "–".to_owned(), md_cell),
         c.note.as_deref().map(md_cell).unwrap_or_default(),
-    )
+    ]
 }
 
 /// A short plain-text summary for the CLI (`ragtrace eval` prints it).

@@ -4,19 +4,41 @@
 use super::golden_delta::{GoldenComparison, DELTA_METRICS};
 use super::{CompareReport, Distribution, GroupSummary};
 use crate::golden::GoldenLevel;
-use crate::render::{md_cell, opt_num, p_value};
+use crate::render::Align::{Left, Right};
+use crate::render::{md_cell, md_head, md_row, opt_num, p_value};
 use crate::Level;
 use std::fmt::Write as _;
 
-fn distribution_row(name: &str, d: &Distribution) -> String {
+fn distribution_row(out: &mut String, name: &str, d: &Distribution) {
     let bins: Vec<String> = d.histogram.iter().map(usize::to_string).collect();
-    format!(
-        "| {name} | {} | {} | {} | {} |",
-        d.count,
-        opt_num(d.mean),
-        opt_num(d.median),
-        bins.join(" ")
-    )
+    md_row(
+        out,
+        [
+            name.to_owned(),
+            d.count.to_string(),
+            opt_num(d.mean),
+            opt_num(d.median),
+            bins.join(" "),
+        ],
+    );
+}
+
+/// A transition matrix: rows are A's levels, columns B's, both best first.
+fn transitions_table<const N: usize>(
+    out: &mut String,
+    levels: [&str; N],
+    counts: &[[usize; N]; N],
+) {
+    let header = std::iter::once("A \\\\ B").chain(levels);
+    let mut aligns = vec![Right; N + 1];
+    aligns[0] = Left;
+    md_head(out, header, &aligns);
+    for (level, row) in levels.iter().zip(counts) {
+        md_row(
+            out,
+            std::iter::once((*level).to_owned()).chain(row.iter().map(usize::to_string)),
+        );
+    }
 }
 
 fn group_section(out: &mut String, g: &GroupSummary) {
@@ -26,36 +48,23 @@ fn group_section(out: &mut String, g: &GroupSummary) {
         "Level improved in {}, worsened in {}; B kept none of A's documents in {}.\n",
         g.level_improved, g.level_worsened, g.b_kept_none
     );
-    let _ = writeln!(
+    transitions_table(out, Level::ALL.map(Level::as_str), &g.level_transitions);
+    out.push('\n');
+    md_head(
         out,
-        "| A \\\\ B | {} |",
-        Level::ALL.map(|l| l.as_str()).join(" | ")
+        [
+            "measure",
+            "pairs",
+            "mean",
+            "median",
+            "histogram (0-0.1 ... 0.9-1)",
+        ],
+        &[Left, Right, Right, Right, Left],
     );
-    let _ = writeln!(out, "|---|{}", "---:|".repeat(Level::ALL.len()));
-    for (i, level) in Level::ALL.iter().enumerate() {
-        let cells: Vec<String> = g.level_transitions[i]
-            .iter()
-            .map(usize::to_string)
-            .collect();
-        let _ = writeln!(out, "| {} | {} |", level.as_str(), cells.join(" | "));
-    }
-    let _ = writeln!(
-        out,
-        "\n| measure | pairs | mean | median | histogram (0-0.1 ... 0.9-1) |"
-    );
-    let _ = writeln!(out, "|---|---:|---:|---:|---|");
-    let _ = writeln!(
-        out,
-        "{}",
-        distribution_row("overlap@k (documents)", &g.overlap_docs)
-    );
-    let _ = writeln!(
-        out,
-        "{}",
-        distribution_row("overlap@k (evidence keys)", &g.overlap_keys)
-    );
-    let _ = writeln!(out, "{}", distribution_row("Jaccard", &g.jaccard));
-    let _ = writeln!(out, "{}", distribution_row("RBO_ext", &g.rbo_ext));
+    distribution_row(out, "overlap@k (documents)", &g.overlap_docs);
+    distribution_row(out, "overlap@k (evidence keys)", &g.overlap_keys);
+    distribution_row(out, "Jaccard", &g.jaccard);
+    distribution_row(out, "RBO_ext", &g.rbo_ext);
 }
 
 /// `compare.md`: the groups, the pairs, the unpaired traces and the golden deltas.
@@ -80,11 +89,24 @@ pub fn compare_markdown(report: &CompareReport) -> String {
     }
     if !report.pairs.is_empty() {
         let _ = writeln!(out, "\n## Pairs\n");
-        let _ = writeln!(
-            out,
-            "| query | modes | level A | level B | overlap@k | RBO_ext | tau-b | only in A | only in B | config differs |"
+        md_head(
+            &mut out,
+            [
+                "query",
+                "modes",
+                "level A",
+                "level B",
+                "overlap@k",
+                "RBO_ext",
+                "tau-b",
+                "only in A",
+                "only in B",
+                "config differs",
+            ],
+            &[
+                Left, Left, Left, Left, Right, Right, Right, Left, Left, Left,
+            ],
         );
-        let _ = writeln!(out, "|---|---|---|---|---:|---:|---:|---|---|---|");
         for p in &report.pairs {
             let n = &p.numbers;
             let only = |side: &[super::OnlyOneSide]| {
@@ -93,23 +115,24 @@ pub fn compare_markdown(report: &CompareReport) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                md_cell(p.query.as_deref().unwrap_or(&p.name_a)),
-                n.mode_pair.label(),
-                n.level_a.as_str(),
-                n.level_b.as_str(),
-                opt_num(n.overlap_docs),
-                opt_num(n.rbo.map(|r| r.ext)),
-                opt_num(n.kendall_tau_b),
-                only(&p.only_in_a),
-                only(&p.only_in_b),
-                p.config_differences
-                    .iter()
-                    .map(|d| d.key.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            md_row(
+                &mut out,
+                [
+                    md_cell(p.query.as_deref().unwrap_or(&p.name_a)),
+                    n.mode_pair.label().to_string(),
+                    n.level_a.as_str().to_owned(),
+                    n.level_b.as_str().to_owned(),
+                    opt_num(n.overlap_docs),
+                    opt_num(n.rbo.map(|r| r.ext)),
+                    opt_num(n.kendall_tau_b),
+                    only(&p.only_in_a),
+                    only(&p.only_in_b),
+                    p.config_differences
+                        .iter()
+                        .map(|d| d.key.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ],
             );
         }
     }
@@ -154,13 +177,24 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
         c.only_in_a.len(),
         c.only_in_b.len()
     );
-    let _ = writeln!(
+    md_head(
         out,
-        "| metric | mean A | mean B | difference | wins | ties | losses | 95% CI | randomisation p | Holm p | t-test p |"
-    );
-    let _ = writeln!(
-        out,
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+        [
+            "metric",
+            "mean A",
+            "mean B",
+            "difference",
+            "wins",
+            "ties",
+            "losses",
+            "95% CI",
+            "randomisation p",
+            "Holm p",
+            "t-test p",
+        ],
+        &[
+            Left, Right, Right, Right, Right, Right, Right, Left, Right, Right, Right,
+        ],
     );
     for m in &c.metrics {
         let (ci, p, holm, t) = match &m.significance {
@@ -172,58 +206,60 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
             ),
             None => ("–".into(), "–".into(), "–".into(), "–".into()),
         };
-        let _ = writeln!(
+        md_row(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {ci} | {p} | {holm} | {t} |",
-            m.metric,
-            opt_num(m.mean_a),
-            opt_num(m.mean_b),
-            m.mean_difference
-                .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}")),
-            m.wins,
-            m.ties,
-            m.losses
+            [
+                m.metric.to_owned(),
+                opt_num(m.mean_a),
+                opt_num(m.mean_b),
+                m.mean_difference
+                    .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}")),
+                m.wins.to_string(),
+                m.ties.to_string(),
+                m.losses.to_string(),
+                ci,
+                p,
+                holm,
+                t,
+            ],
         );
     }
-    let _ = writeln!(
+    out.push('\n');
+    transitions_table(
         out,
-        "\n| A \\\\ B | {} |",
-        GoldenLevel::ALL.map(GoldenLevel::as_str).join(" | ")
+        GoldenLevel::ALL.map(GoldenLevel::as_str),
+        &c.level_transitions,
     );
-    let _ = writeln!(out, "|---|{}", "---:|".repeat(4));
-    for (i, level) in GoldenLevel::ALL
-        .map(GoldenLevel::as_str)
-        .into_iter()
-        .enumerate()
-    {
-        let cells: Vec<String> = c.level_transitions[i]
-            .iter()
-            .map(usize::to_string)
-            .collect();
-        let _ = writeln!(out, "| {level} | {} |", cells.join(" | "));
-    }
     let changed: Vec<_> = c.cases.iter().filter(|d| d.level_a != d.level_b).collect();
     if !changed.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n| case | level A | level B | {} |",
-            DELTA_METRICS.map(|m| format!("Δ {m}")).join(" | ")
-        );
-        let _ = writeln!(out, "|---|---|---|{}", "---:|".repeat(DELTA_METRICS.len()));
+        out.push('\n');
+        let deltas = DELTA_METRICS.map(|m| format!("Δ {m}"));
+        let header = ["case", "level A", "level B"]
+            .into_iter()
+            .chain(deltas.iter().map(String::as_str));
+        let mut aligns = vec![Right; 3 + DELTA_METRICS.len()];
+        aligns[..3].fill(Left);
+        md_head(out, header, &aligns);
         for d in changed {
             let deltas: Vec<String> = d
                 .metrics
                 .iter()
                 .map(|v| format!("{:+.3}", v.delta))
                 .collect();
-            let _ = writeln!(
-                out,
-                "| {}{} | {} | {} | {} |",
+            let case = format!(
+                "{}{}",
                 md_cell(&d.case_id),
-                if d.regression { " (regression)" } else { "" },
-                d.level_a.as_str(),
-                d.level_b.as_str(),
-                deltas.join(" | ")
+                if d.regression { " (regression)" } else { "" }
+            );
+            md_row(
+                out,
+                [
+                    case,
+                    d.level_a.as_str().to_owned(),
+                    d.level_b.as_str().to_owned(),
+                ]
+                .into_iter()
+                .chain(deltas),
             );
         }
     }
