@@ -1,7 +1,7 @@
 //! The evaluation: linking cases to traces, ranking metrics and each case's verdict.
 
-use super::cases::*;
-use super::report::*;
+use super::cases::{CaseSet, GoldenCase};
+use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};

@@ -1,6 +1,6 @@
 //! The names and lists of one pair, built when they are read.
 
-use super::paired::*;
+use super::paired::PairComparison;
 use crate::{Analysis, TraceAnalysis};
 use serde::Serialize;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The numbers of every pair (overlap, Jaccard, RBO, Kendall's tau-b, both levels) and
 //! their summaries by group: what the page recomputes on every knob change.
 
-use super::pairing::*;
+use super::pairing::{pair_runs, traces_of, Link, LinkedTraces, ModePair, PairedBy, Pairing};
 use crate::input::NameHashes;
 use crate::stats::{self, Rbo};
 use crate::{Analysis, Level, TraceAnalysis};

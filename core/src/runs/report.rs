@@ -1,9 +1,9 @@
 //! `compare.json`: the comparison with every pair's detail and the golden deltas.
 
-use super::detail::*;
+use super::detail::{pair_detail, PairDetail};
 use super::golden_delta;
-use super::paired::*;
-use super::pairing::*;
+use super::paired::{compare_runs, CompareOptions, GroupSummary, RunComparison};
+use super::pairing::{Pairing, UnpairedTrace};
 use crate::Analysis;
 use serde::Serialize;
 
