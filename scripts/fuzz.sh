@@ -5,7 +5,9 @@
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]    default: 120 seconds, every target
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`); says so
 # and exits 2 without them. What a run finds goes to fuzz/artifacts/TARGET/; the
-# growing corpus to fuzz/corpus/TARGET/ (the committed seeds are fuzz/seeds/).
+# growing corpus to fuzz/corpus/TARGET/. The seeds: the test fixtures and the page's
+# samples as they are (tests/fixtures/, samples/), plus fuzz/seeds/ for what they
+# do not cover (see seeds_of).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -30,13 +32,24 @@ fi
 # twice as many inputs. Debug assertions (-a) keep integer overflow checks on.
 # FUZZ_SANITIZER=address turns ASan back on.
 sanitizer=${FUZZ_SANITIZER:-none}
+
+# The seed folders of a target. Traces and cases are the fixtures and samples
+# themselves, read in place; fuzz/seeds/ holds only inputs they do not cover.
+seeds_of() {
+  case "$1" in
+    documents | differential) echo fuzz/seeds/documents tests/fixtures samples ;;
+    cases) echo tests/fixtures samples ;;
+    *) echo "fuzz/seeds/$1" ;;
+  esac
+}
 mkdir -p fuzz/logs
 status=0
 for target in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$target"
   log="fuzz/logs/$target.log"
+  read -r -a seeds <<<"$(seeds_of "$target")"
   if cargo +nightly fuzz run --fuzz-dir fuzz -s "$sanitizer" -a "$target" \
-    "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
+    "fuzz/corpus/$target" "${seeds[@]}" -- \
     -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 >"$log" 2>&1; then
     crashes=0

@@ -7,7 +7,7 @@
 //! `RAGTRACE_KNOBS=<runs>` prints only the knob-change figures, medians of `runs`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use ragtrace_core::{analyze, input, testdata, Analysis, ParsedBatch, Settings};
+use ragtrace_core::{analyze, generate_batch, parse_document, Analysis, ParsedBatch, Settings};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -48,7 +48,7 @@ const TRACES_1M: usize = 50_000;
 const PER_TRACE: usize = 20;
 
 fn text() -> String {
-    testdata::generate_batch(TRACES, PER_TRACE, 42)
+    generate_batch(TRACES, PER_TRACE, 42)
 }
 
 fn changed_settings() -> Settings {
@@ -133,7 +133,7 @@ fn knobs() -> [Knob; 3] {
 
 /// The batch of `traces` x [`PER_TRACE`] candidates, parsed (the text dropped).
 fn parsed(traces: usize) -> ParsedBatch {
-    input::parse_document("bench", &testdata::generate_batch(traces, PER_TRACE, 42))
+    parse_document("bench", &generate_batch(traces, PER_TRACE, 42))
 }
 
 fn analysed(batch: &ParsedBatch, settings: &Settings) -> Analysis {
@@ -207,7 +207,7 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 fn summary() {
     let text = text();
     let mb = text.len() as f64 / 1e6;
-    let batch = input::parse_document("bench", &text);
+    let batch = parse_document("bench", &text);
     println!(
         "\n== ragtrace bench: {} traces, {} candidates, {:.1} MB JSON",
         batch.traces.len(),
@@ -217,9 +217,9 @@ fn summary() {
     let value = best(5, || {
         serde_json::from_str::<serde_json::Value>(&text).unwrap()
     });
-    let parse = best(5, || input::parse_document("bench", &text));
+    let parse = best(5, || parse_document("bench", &text));
     let parse_analyze = best(5, || {
-        let batch = input::parse_document("bench", &text);
+        let batch = parse_document("bench", &text);
         analyze(&batch, &Settings::default(), true).unwrap()
     });
     let settings = changed_settings();
@@ -257,7 +257,7 @@ fn summary() {
     let (value_tree, value_peak) =
         peak_of(|| serde_json::from_str::<serde_json::Value>(&text).unwrap());
     drop(value_tree);
-    let (batch, parse_peak) = peak_of(|| input::parse_document("bench", &text));
+    let (batch, parse_peak) = peak_of(|| parse_document("bench", &text));
     let (analysis, analyze_peak) = peak_of(|| analyze(&batch, &settings, true).unwrap());
     drop(analysis);
     println!(
@@ -278,7 +278,7 @@ fn profile(runs: usize) {
         COUNTING.store(false, Ordering::Relaxed);
     }
     let text = text();
-    let batch = input::parse_document("bench", &text);
+    let batch = parse_document("bench", &text);
     drop(text);
     let settings = changed_settings();
     // A fingerprint of the serialised output under a few settings, to compare builds.
@@ -345,7 +345,7 @@ fn benches(c: &mut Criterion) {
     }
     summary();
     let text = text();
-    let batch = input::parse_document("bench", &text);
+    let batch = parse_document("bench", &text);
     let settings = changed_settings();
     let mut group = c.benchmark_group("100k-candidates");
     group.sample_size(10);
@@ -356,7 +356,7 @@ fn benches(c: &mut Criterion) {
     });
     group.bench_function("parse_and_analyze", |b| {
         b.iter(|| {
-            let batch = input::parse_document("bench", black_box(&text));
+            let batch = parse_document("bench", black_box(&text));
             analyze(&batch, &Settings::default(), true).unwrap()
         })
     });

@@ -5,9 +5,9 @@
 //! `cargo bench -p ragtrace-core --bench calibration`
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ragtrace_core::calibration::{calibrate, calibrate_evaluated, calibrate_linked, link};
-use ragtrace_core::golden::{evaluate_analysis, parse_cases};
-use ragtrace_core::{analyze, input, testdata, Settings};
+use ragtrace_core::{analyze, generate_batch, generate_cases, parse_documents, Settings};
+use ragtrace_core::{calibrate, calibrate_evaluated, calibrate_linked, calibration_links};
+use ragtrace_core::{evaluate_analysis, parse_cases};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -32,15 +32,12 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let batch = input::parse_documents(&[(
+    let batch = parse_documents(&[(
         "generated.json".to_owned(),
-        testdata::generate_batch(TRACES, PER_TRACE, 7),
+        generate_batch(TRACES, PER_TRACE, 7),
     )]);
-    let cases = parse_cases(
-        "cases.json",
-        &testdata::generate_cases(TRACES, PER_TRACE, 7),
-    )
-    .unwrap_or_default();
+    let cases =
+        parse_cases("cases.json", &generate_cases(TRACES, PER_TRACE, 7)).unwrap_or_default();
     let analysis = analyze(&batch, &Settings::default(), false).unwrap();
     let report = evaluate_analysis(&cases, &analysis);
     let result = calibrate_evaluated(&cases, &report, &analysis);
@@ -51,8 +48,8 @@ fn bench(c: &mut Criterion) {
         .map(|t| t.top_quality.unwrap_or(0.0))
         .collect();
 
-    let links = link(&cases, &analysis);
-    let linking = best(10, || link(&cases, &analysis));
+    let links = calibration_links(&cases, &analysis);
+    let linking = best(10, || calibration_links(&cases, &analysis));
     let knob = best(10, || calibrate_linked(&links, &cases, &report, &analysis));
     let whole = best(3, || calibrate(&cases, &analysis));
     let sort = best(10, || {

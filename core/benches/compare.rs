@@ -7,10 +7,13 @@
 //! the summary with the ratios is printed at the end.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ragtrace_core::golden::GoldenLevel;
-use ragtrace_core::runs::golden_delta::{self, CaseScore, SignificanceOptions};
-use ragtrace_core::runs::{self, CompareOptions};
-use ragtrace_core::{analyze, input, stats, testdata, Settings};
+use ragtrace_core::GoldenLevel;
+use ragtrace_core::{add_significance, compare_golden, CaseScore, SignificanceOptions};
+use ragtrace_core::{
+    analyze, bootstrap_mean_intervals, generate_paired_runs, parse_document, sign_flip_p_values,
+    Settings, SplitMix64, BOOTSTRAP_SEED, PERMUTATION_SEED,
+};
+use ragtrace_core::{compare_paired, compare_report, pair_runs, CompareOptions};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -36,7 +39,7 @@ fn ms(d: Duration) -> f64 {
 
 /// Two evaluations of `CASES` cases with metric values that differ a little.
 fn golden_pair() -> (Vec<CaseScore>, Vec<CaseScore>) {
-    let mut rng = stats::SplitMix64::new(11);
+    let mut rng = SplitMix64::new(11);
     let mut unit = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let mut side = |shift: f64| -> Vec<CaseScore> {
         (0..CASES)
@@ -102,33 +105,30 @@ fn best_median(times: &[Duration]) -> (Duration, Duration) {
     (sorted[0], sorted[sorted.len() / 2])
 }
 
-/// The figure: pairing + comparing 2 x 10,000 traces x 50 candidates against
+/// The headline figure: pairing + comparing 2 x 10,000 traces x 50 candidates against
 /// analysing run A alone (goal: at most 2x), then what else the Compare tab and the CLI
 /// do, and the significance tests. Printed after criterion's groups.
 fn summary(_: &mut Criterion) {
     let load_before = load_average();
-    let (dense, hybrid, _) = testdata::generate_paired_runs(QUERIES, PER_TRACE, 42);
-    let (batch_a, batch_b) = (
-        input::parse_document("a", &dense),
-        input::parse_document("b", &hybrid),
-    );
+    let (dense, hybrid, _) = generate_paired_runs(QUERIES, PER_TRACE, 42);
+    let (batch_a, batch_b) = (parse_document("a", &dense), parse_document("b", &hybrid));
     let settings = Settings::default();
     let options = CompareOptions::default();
     let (a, b) = (
         analyze(&batch_a, &settings, false).unwrap(),
         analyze(&batch_b, &settings, false).unwrap(),
     );
-    let pairing = runs::pair_runs(&batch_a.traces, &batch_b.traces);
+    let pairing = pair_runs(&batch_a.traces, &batch_b.traces);
     const ROUNDS: usize = 15;
     let times = rounds(
         ROUNDS,
         &mut [
             &mut || drop(black_box(analyze(&batch_a, &settings, false).unwrap())),
-            &mut || drop(black_box(runs::pair_runs(&batch_a.traces, &batch_b.traces))),
-            &mut || drop(black_box(runs::compare_paired(&a, &b, &pairing, &options))),
+            &mut || drop(black_box(pair_runs(&batch_a.traces, &batch_b.traces))),
+            &mut || drop(black_box(compare_paired(&a, &b, &pairing, &options))),
             &mut || {
-                let pairing = runs::pair_runs(&batch_a.traces, &batch_b.traces);
-                drop(black_box(runs::compare_paired(&a, &b, &pairing, &options)));
+                let pairing = pair_runs(&batch_a.traces, &batch_b.traces);
+                drop(black_box(compare_paired(&a, &b, &pairing, &options)));
             },
             &mut || drop(black_box(analyze(&batch_b, &settings, false).unwrap())),
         ],
@@ -187,11 +187,11 @@ fn summary(_: &mut Criterion) {
         ),
     );
     let report = best(3, || {
-        runs::compare_report(
+        compare_report(
             &a,
             &b,
             &pairing,
-            &runs::compare_paired(&a, &b, &pairing, &options),
+            &compare_paired(&a, &b, &pairing, &options),
             None,
         )
     });
@@ -202,24 +202,22 @@ fn summary(_: &mut Criterion) {
     );
 
     let (ga, gb) = golden_pair();
-    let deltas = best(10, || golden_delta::compare_golden(&ga, &gb));
+    let deltas = best(10, || compare_golden(&ga, &gb));
     let significance = best(5, || {
-        let mut c = golden_delta::compare_golden(&ga, &gb);
-        golden_delta::add_significance(&mut c, &SignificanceOptions::default());
+        let mut c = compare_golden(&ga, &gb);
+        add_significance(&mut c, &SignificanceOptions::default());
         c
     });
     let diffs: Vec<Vec<f64>> = {
-        let c = golden_delta::compare_golden(&ga, &gb);
+        let c = compare_golden(&ga, &gb);
         (0..5)
             .map(|m| c.cases.iter().map(|d| d.metrics[m].delta).collect())
             .collect()
     };
     let slices: Vec<&[f64]> = diffs.iter().map(Vec::as_slice).collect();
-    let permutations = best(5, || {
-        stats::sign_flip_p_values(&slices, 10_000, stats::PERMUTATION_SEED)
-    });
+    let permutations = best(5, || sign_flip_p_values(&slices, 10_000, PERMUTATION_SEED));
     let bootstrap = best(5, || {
-        stats::bootstrap_mean_intervals(&slices, 10_000, 0.95, stats::BOOTSTRAP_SEED)
+        bootstrap_mean_intervals(&slices, 10_000, 0.95, BOOTSTRAP_SEED)
     });
     for (what, time) in [
         (format!("golden deltas, {CASES} cases"), deltas),
@@ -238,31 +236,28 @@ fn summary(_: &mut Criterion) {
 }
 
 fn benches(c: &mut Criterion) {
-    let (dense, hybrid, _) = testdata::generate_paired_runs(QUERIES, PER_TRACE, 42);
-    let (batch_a, batch_b) = (
-        input::parse_document("a", &dense),
-        input::parse_document("b", &hybrid),
-    );
+    let (dense, hybrid, _) = generate_paired_runs(QUERIES, PER_TRACE, 42);
+    let (batch_a, batch_b) = (parse_document("a", &dense), parse_document("b", &hybrid));
     let settings = Settings::default();
     let options = CompareOptions::default();
     let a = analyze(&batch_a, &settings, false).unwrap();
     let b = analyze(&batch_b, &settings, false).unwrap();
-    let pairing = runs::pair_runs(&batch_a.traces, &batch_b.traces);
+    let pairing = pair_runs(&batch_a.traces, &batch_b.traces);
     let mut group = c.benchmark_group("compare 2 x 10,000 x 50");
     group.sample_size(10);
     group.bench_function("analyze run A", |bench| {
         bench.iter(|| analyze(&batch_a, &settings, false).unwrap())
     });
     group.bench_function("pair_runs", |bench| {
-        bench.iter(|| runs::pair_runs(&batch_a.traces, &batch_b.traces))
+        bench.iter(|| pair_runs(&batch_a.traces, &batch_b.traces))
     });
     group.bench_function("compare_paired", |bench| {
-        bench.iter(|| runs::compare_paired(&a, &b, &pairing, &options))
+        bench.iter(|| compare_paired(&a, &b, &pairing, &options))
     });
     group.bench_function("pair_runs + compare_paired", |bench| {
         bench.iter(|| {
-            let pairing = runs::pair_runs(&batch_a.traces, &batch_b.traces);
-            runs::compare_paired(&a, &b, &pairing, &options)
+            let pairing = pair_runs(&batch_a.traces, &batch_b.traces);
+            compare_paired(&a, &b, &pairing, &options)
         })
     });
     group.finish();

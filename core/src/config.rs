@@ -1,14 +1,19 @@
 //! Configuration (contract section 2): defaults, partial overrides, precedence and validation.
 //!
 //! Every key is declared once, in the `settings!` table below: its names, type, default
-//! and bounds. [`Config`], [`Settings`], [`Key`] and everything that reads, names, sets,
+//! and bounds. [`Config`], [`Settings`], [`SettingKey`] and everything that reads, names, sets,
 //! overlays, validates or lists a key are generated from that table, so adding a setting
-//! is one row here (plus its knob on the page, which iterates [`Key::ALL`]).
+//! is one row here (plus its knob on the page, which iterates [`SettingKey::ALL`]).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub mod link;
+mod link;
+
+pub use link::{
+    decode_component, encode_component, encode_settings, link_pairs, settings_from_pairs,
+    settings_from_text,
+};
 
 /// How a hybrid hit's quality is computed (contract section 3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -70,45 +75,45 @@ macro_rules! settings {
 
         /// One configuration key, in the contract's camelCase spelling.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Key {
+        pub enum SettingKey {
             $( $key, )*
             /// Not a contract key: the page's switch "use each trace's recorded options".
             UseTraceOptions,
         }
 
-        impl Key {
+        impl SettingKey {
             /// Every key, in the contract's order (the order of overrides when listed,
             /// and of the checks when validating).
-            pub const ALL: &'static [Key] = &[$( Key::$key, )* Key::UseTraceOptions];
+            pub const ALL: &'static [SettingKey] = &[$( SettingKey::$key, )* SettingKey::UseTraceOptions];
 
             pub fn name(self) -> &'static str {
                 match self {
-                    $( Key::$key => $name, )*
-                    Key::UseTraceOptions => "useTraceOptions",
+                    $( SettingKey::$key => $name, )*
+                    SettingKey::UseTraceOptions => "useTraceOptions",
                 }
             }
 
             /// The snake_case spelling a `--config` file or `--set` may use.
             pub fn snake_name(self) -> &'static str {
                 match self {
-                    $( Key::$key => stringify!($field), )*
-                    Key::UseTraceOptions => "use_trace_options",
+                    $( SettingKey::$key => stringify!($field), )*
+                    SettingKey::UseTraceOptions => "use_trace_options",
                 }
             }
 
             /// What kind of value the key takes.
-            pub fn kind(self) -> Kind {
+            pub fn kind(self) -> SettingKind {
                 match self {
-                    $( Key::$key => <$ty as SettingType>::KIND, )*
-                    Key::UseTraceOptions => Kind::Switch,
+                    $( SettingKey::$key => <$ty as SettingType>::KIND, )*
+                    SettingKey::UseTraceOptions => SettingKind::Switch,
                 }
             }
 
             /// The range a value must lie in; `None` for a key without one.
-            pub fn bounds(self) -> Option<Bounds> {
+            pub fn bounds(self) -> Option<SettingBounds> {
                 match self {
-                    $( Key::$key => $bounds, )*
-                    Key::UseTraceOptions => None,
+                    $( SettingKey::$key => $bounds, )*
+                    SettingKey::UseTraceOptions => None,
                 }
             }
         }
@@ -134,25 +139,25 @@ macro_rules! settings {
 
         impl Settings {
             /// The value `key` overrides; `useTraceOptions` counts as overridden when off.
-            pub fn value(&self, key: Key) -> Option<Value> {
+            pub fn value(&self, key: SettingKey) -> Option<SettingValue> {
                 match key {
-                    $( Key::$key => self.$field.map(SettingType::into_value), )*
-                    Key::UseTraceOptions => {
-                        (!self.use_trace_options).then_some(Value::Switch(false))
+                    $( SettingKey::$key => self.$field.map(SettingType::into_value), )*
+                    SettingKey::UseTraceOptions => {
+                        (!self.use_trace_options).then_some(SettingValue::Switch(false))
                     }
                 }
             }
 
             /// Overrides `key` with `value`; `false` (nothing changes) when the value is
             /// not of the key's kind.
-            pub fn put(&mut self, key: Key, value: Value) -> bool {
+            pub fn put(&mut self, key: SettingKey, value: SettingValue) -> bool {
                 match (key, value) {
-                    $( (Key::$key, value) => match <$ty as SettingType>::from_value(value) {
+                    $( (SettingKey::$key, value) => match <$ty as SettingType>::from_value(value) {
                         Some(v) => self.$field = Some(v),
                         None => return false,
                     }, )*
-                    (Key::UseTraceOptions, Value::Switch(on)) => self.use_trace_options = on,
-                    (Key::UseTraceOptions, _) => return false,
+                    (SettingKey::UseTraceOptions, SettingValue::Switch(on)) => self.use_trace_options = on,
+                    (SettingKey::UseTraceOptions, _) => return false,
                 }
                 true
             }
@@ -168,10 +173,10 @@ macro_rules! settings {
                 } )*
             }
 
-            fn set_text(&mut self, key: Key, text: &str) -> Result<(), String> {
+            fn set_text(&mut self, key: SettingKey, text: &str) -> Result<(), String> {
                 match key {
-                    $( Key::$key => self.$field = Some(<$ty as SettingType>::from_text(text)?), )*
-                    Key::UseTraceOptions => self.use_trace_options = bool::from_text(text)?,
+                    $( SettingKey::$key => self.$field = Some(<$ty as SettingType>::from_text(text)?), )*
+                    SettingKey::UseTraceOptions => self.use_trace_options = bool::from_text(text)?,
                 }
                 Ok(())
             }
@@ -179,12 +184,12 @@ macro_rules! settings {
             /// Sets one key from a JSON value; `null` must be filtered out by the caller.
             pub(crate) fn set_json(
                 &mut self,
-                key: Key,
+                key: SettingKey,
                 value: &serde_json::Value,
-            ) -> Result<(), ValueError> {
+            ) -> Result<(), SettingValueError> {
                 match key {
-                    $( Key::$key => self.$field = Some(<$ty as SettingType>::from_json(value)?), )*
-                    Key::UseTraceOptions => self.use_trace_options = bool::from_json(value)?,
+                    $( SettingKey::$key => self.$field = Some(<$ty as SettingType>::from_json(value)?), )*
+                    SettingKey::UseTraceOptions => self.use_trace_options = bool::from_json(value)?,
                 }
                 Ok(())
             }
@@ -192,14 +197,14 @@ macro_rules! settings {
 
         impl Config {
             /// The value of `key`; `None` for `useTraceOptions`, which is not part of it.
-            pub fn value(&self, key: Key) -> Option<Value> {
+            pub fn value(&self, key: SettingKey) -> Option<SettingValue> {
                 match key {
-                    $( Key::$key => Some(self.$field.into_value()), )*
-                    Key::UseTraceOptions => None,
+                    $( SettingKey::$key => Some(self.$field.into_value()), )*
+                    SettingKey::UseTraceOptions => None,
                 }
             }
 
-            /// Each key's own bounds, in [`Key::ALL`] order.
+            /// Each key's own bounds, in [`SettingKey::ALL`] order.
             fn check_bounds(&self) -> Result<(), ConfigError> {
                 $( if let Some(bounds) = $bounds {
                     self.$field
@@ -213,19 +218,19 @@ macro_rules! settings {
 }
 
 settings! {
-    MaxL2Distance max_l2_distance: f64 = 1.0, "maxL2Distance", Some(Bounds::Positive);
-    ReturnN return_n: usize = 5, "returnN", Some(Bounds::AtLeastOne);
-    MaxChunksPerDocument max_chunks_per_document: usize = 2, "maxChunksPerDocument", Some(Bounds::AtLeastOne);
-    ExcerptMaxChars excerpt_max_chars: usize = 300, "excerptMaxChars", Some(Bounds::AtLeastOne);
-    PreciseThreshold precise_threshold: f64 = 0.9, "preciseThreshold", Some(Bounds::Unit);
-    HighlyRelevantThreshold highly_relevant_threshold: f64 = 0.75, "highlyRelevantThreshold", Some(Bounds::Unit);
-    ReferenceThreshold reference_threshold: f64 = 0.5, "referenceThreshold", Some(Bounds::Unit);
+    MaxL2Distance max_l2_distance: f64 = 1.0, "maxL2Distance", Some(SettingBounds::Positive);
+    ReturnN return_n: usize = 5, "returnN", Some(SettingBounds::AtLeastOne);
+    MaxChunksPerDocument max_chunks_per_document: usize = 2, "maxChunksPerDocument", Some(SettingBounds::AtLeastOne);
+    ExcerptMaxChars excerpt_max_chars: usize = 300, "excerptMaxChars", Some(SettingBounds::AtLeastOne);
+    PreciseThreshold precise_threshold: f64 = 0.9, "preciseThreshold", Some(SettingBounds::Unit);
+    HighlyRelevantThreshold highly_relevant_threshold: f64 = 0.75, "highlyRelevantThreshold", Some(SettingBounds::Unit);
+    ReferenceThreshold reference_threshold: f64 = 0.5, "referenceThreshold", Some(SettingBounds::Unit);
     HybridQuality hybrid_quality: HybridQuality = HybridQuality::Rank, "hybridQuality", None;
 }
 
-/// What kind of value a [`Key`] takes.
+/// What kind of value a [`SettingKey`] takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum SettingKind {
     /// A finite number.
     Number,
     /// An integer >= 1.
@@ -238,7 +243,7 @@ pub enum Kind {
 
 /// The range a key's value must lie in (contract section 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Bounds {
+pub enum SettingBounds {
     /// > 0 and finite.
     Positive,
     /// In [0, 1].
@@ -249,27 +254,27 @@ pub enum Bounds {
 
 /// One key's value, whatever its kind.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Value {
+pub enum SettingValue {
     Number(f64),
     Count(usize),
     HybridQuality(HybridQuality),
     Switch(bool),
 }
 
-impl fmt::Display for Value {
+impl fmt::Display for SettingValue {
     /// As `--set` and the page's URL write it, and [`Settings::set`] reads it back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Number(v) => write!(f, "{v}"),
-            Value::Count(v) => write!(f, "{v}"),
-            Value::HybridQuality(v) => f.write_str(v.as_str()),
-            Value::Switch(v) => write!(f, "{v}"),
+            SettingValue::Number(v) => write!(f, "{v}"),
+            SettingValue::Count(v) => write!(f, "{v}"),
+            SettingValue::HybridQuality(v) => f.write_str(v.as_str()),
+            SettingValue::Switch(v) => write!(f, "{v}"),
         }
     }
 }
 
 /// A JSON value as a configuration value, or why it cannot be one.
-pub(crate) enum ValueError {
+pub(crate) enum SettingValueError {
     /// The JSON type is wrong (`"4"` for `returnN`): the key is treated as absent.
     WrongType(&'static str),
     /// The type is right but the value is not allowed (`0`, `2.5` for `returnN`).
@@ -289,16 +294,16 @@ fn json_type(value: &serde_json::Value) -> &'static str {
 
 /// How one type of setting is read, written and checked.
 trait SettingType: Copy + Sized {
-    const KIND: Kind;
+    const KIND: SettingKind;
     /// What a `--config` file must hold, for its error message.
     const EXPECTED: &'static str;
     /// From `--set` text (already trimmed); the error is the message after the key.
     fn from_text(text: &str) -> Result<Self, String>;
-    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError>;
-    fn into_value(self) -> Value;
-    fn from_value(value: Value) -> Option<Self>;
+    fn from_json(value: &serde_json::Value) -> Result<Self, SettingValueError>;
+    fn into_value(self) -> SettingValue;
+    fn from_value(value: SettingValue) -> Option<Self>;
     /// Within `bounds`, or the message after the key.
-    fn check(self, _bounds: Bounds) -> Result<(), String> {
+    fn check(self, _bounds: SettingBounds) -> Result<(), String> {
         Ok(())
     }
 }
@@ -311,31 +316,31 @@ fn number_from_text(text: &str) -> Result<f64, String> {
 }
 
 impl SettingType for f64 {
-    const KIND: Kind = Kind::Number;
+    const KIND: SettingKind = SettingKind::Number;
     const EXPECTED: &'static str = "a number";
     fn from_text(text: &str) -> Result<Self, String> {
         number_from_text(text)
     }
-    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+    fn from_json(value: &serde_json::Value) -> Result<Self, SettingValueError> {
         value
             .as_f64()
-            .ok_or(ValueError::WrongType(json_type(value)))
+            .ok_or(SettingValueError::WrongType(json_type(value)))
     }
-    fn into_value(self) -> Value {
-        Value::Number(self)
+    fn into_value(self) -> SettingValue {
+        SettingValue::Number(self)
     }
-    fn from_value(value: Value) -> Option<Self> {
+    fn from_value(value: SettingValue) -> Option<Self> {
         match value {
-            Value::Number(v) => Some(v),
+            SettingValue::Number(v) => Some(v),
             _ => None,
         }
     }
-    fn check(self, bounds: Bounds) -> Result<(), String> {
+    fn check(self, bounds: SettingBounds) -> Result<(), String> {
         match bounds {
-            Bounds::Positive if !(self.is_finite() && self > 0.0) => {
+            SettingBounds::Positive if !(self.is_finite() && self > 0.0) => {
                 Err(format!("must be > 0 and finite, got {self}"))
             }
-            Bounds::Unit if !(0.0..=1.0).contains(&self) => {
+            SettingBounds::Unit if !(0.0..=1.0).contains(&self) => {
                 Err(format!("must be in [0, 1], got {self}"))
             }
             _ => Ok(()),
@@ -344,7 +349,7 @@ impl SettingType for f64 {
 }
 
 impl SettingType for usize {
-    const KIND: Kind = Kind::Count;
+    const KIND: SettingKind = SettingKind::Count;
     const EXPECTED: &'static str = "an integer >= 1";
     fn from_text(text: &str) -> Result<Self, String> {
         let value = number_from_text(text)?;
@@ -355,30 +360,32 @@ impl SettingType for usize {
             Err(format!("must be an integer >= 1, got {value}"))
         }
     }
-    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+    fn from_json(value: &serde_json::Value) -> Result<Self, SettingValueError> {
         // Only a JSON integer is a count; 2.5 or 2.0 are numbers of the wrong kind.
         match value {
             serde_json::Value::Number(n) => match n.as_u64() {
                 Some(v) if v >= 1 && v <= u64::from(u32::MAX) => Ok(v as usize),
-                _ => Err(ValueError::Invalid(format!(
+                _ => Err(SettingValueError::Invalid(format!(
                     "must be an integer >= 1, got {n}"
                 ))),
             },
-            other => Err(ValueError::WrongType(json_type(other))),
+            other => Err(SettingValueError::WrongType(json_type(other))),
         }
     }
-    fn into_value(self) -> Value {
-        Value::Count(self)
+    fn into_value(self) -> SettingValue {
+        SettingValue::Count(self)
     }
-    fn from_value(value: Value) -> Option<Self> {
+    fn from_value(value: SettingValue) -> Option<Self> {
         match value {
-            Value::Count(v) => Some(v),
+            SettingValue::Count(v) => Some(v),
             _ => None,
         }
     }
-    fn check(self, bounds: Bounds) -> Result<(), String> {
+    fn check(self, bounds: SettingBounds) -> Result<(), String> {
         match bounds {
-            Bounds::AtLeastOne if self < 1 => Err(format!("must be an integer >= 1, got {self}")),
+            SettingBounds::AtLeastOne if self < 1 => {
+                Err(format!("must be an integer >= 1, got {self}"))
+            }
             _ => Ok(()),
         }
     }
@@ -389,31 +396,31 @@ fn hybrid_quality_message(text: &str) -> String {
 }
 
 impl SettingType for HybridQuality {
-    const KIND: Kind = Kind::HybridQuality;
+    const KIND: SettingKind = SettingKind::HybridQuality;
     const EXPECTED: &'static str = "a string";
     fn from_text(text: &str) -> Result<Self, String> {
         HybridQuality::parse(text).ok_or_else(|| hybrid_quality_message(text))
     }
-    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+    fn from_json(value: &serde_json::Value) -> Result<Self, SettingValueError> {
         match value {
             serde_json::Value::String(s) => HybridQuality::parse(s)
-                .ok_or_else(|| ValueError::Invalid(hybrid_quality_message(s))),
-            other => Err(ValueError::WrongType(json_type(other))),
+                .ok_or_else(|| SettingValueError::Invalid(hybrid_quality_message(s))),
+            other => Err(SettingValueError::WrongType(json_type(other))),
         }
     }
-    fn into_value(self) -> Value {
-        Value::HybridQuality(self)
+    fn into_value(self) -> SettingValue {
+        SettingValue::HybridQuality(self)
     }
-    fn from_value(value: Value) -> Option<Self> {
+    fn from_value(value: SettingValue) -> Option<Self> {
         match value {
-            Value::HybridQuality(v) => Some(v),
+            SettingValue::HybridQuality(v) => Some(v),
             _ => None,
         }
     }
 }
 
 impl SettingType for bool {
-    const KIND: Kind = Kind::Switch;
+    const KIND: SettingKind = SettingKind::Switch;
     const EXPECTED: &'static str = "a boolean";
     fn from_text(text: &str) -> Result<Self, String> {
         match text {
@@ -422,39 +429,39 @@ impl SettingType for bool {
             _ => Err(format!("expected true or false, got {text:?}")),
         }
     }
-    fn from_json(value: &serde_json::Value) -> Result<Self, ValueError> {
+    fn from_json(value: &serde_json::Value) -> Result<Self, SettingValueError> {
         match value {
             serde_json::Value::Bool(b) => Ok(*b),
-            other => Err(ValueError::WrongType(json_type(other))),
+            other => Err(SettingValueError::WrongType(json_type(other))),
         }
     }
-    fn into_value(self) -> Value {
-        Value::Switch(self)
+    fn into_value(self) -> SettingValue {
+        SettingValue::Switch(self)
     }
-    fn from_value(value: Value) -> Option<Self> {
+    fn from_value(value: SettingValue) -> Option<Self> {
         match value {
-            Value::Switch(v) => Some(v),
+            SettingValue::Switch(v) => Some(v),
             _ => None,
         }
     }
 }
 
-impl Kind {
+impl SettingKind {
     fn expected(self) -> &'static str {
         match self {
-            Kind::Number => f64::EXPECTED,
-            Kind::Count => usize::EXPECTED,
-            Kind::HybridQuality => HybridQuality::EXPECTED,
-            Kind::Switch => bool::EXPECTED,
+            SettingKind::Number => f64::EXPECTED,
+            SettingKind::Count => usize::EXPECTED,
+            SettingKind::HybridQuality => HybridQuality::EXPECTED,
+            SettingKind::Switch => bool::EXPECTED,
         }
     }
 }
 
-impl Key {
+impl SettingKey {
     /// Both spellings of every key; anything else is unknown.
-    pub fn parse(name: &str) -> Option<Key> {
+    pub fn parse(name: &str) -> Option<SettingKey> {
         let name = name.trim();
-        Key::ALL
+        SettingKey::ALL
             .iter()
             .copied()
             .find(|key| key.name() == name || key.snake_name() == name)
@@ -509,20 +516,20 @@ impl Settings {
         })?;
         let mut settings = Settings::default();
         for (name, value) in object {
-            let key = Key::parse(name)
+            let key = SettingKey::parse(name)
                 .ok_or_else(|| ConfigError::new(Some(name), "unknown configuration key"))?;
             if value.is_null() {
                 continue;
             }
             match settings.set_json(key, value) {
                 Ok(()) => {}
-                Err(ValueError::WrongType(found)) => {
+                Err(SettingValueError::WrongType(found)) => {
                     return Err(ConfigError::new(
                         Some(key.name()),
                         format!("expected {}, got {found}", key.kind().expected()),
                     ))
                 }
-                Err(ValueError::Invalid(message)) => {
+                Err(SettingValueError::Invalid(message)) => {
                     return Err(ConfigError::new(Some(key.name()), message))
                 }
             }
@@ -532,16 +539,16 @@ impl Settings {
 
     /// Applies one `--set key=value` (key in camelCase or snake_case).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
-        let parsed = Key::parse(key)
+        let parsed = SettingKey::parse(key)
             .ok_or_else(|| ConfigError::new(Some(key), "unknown configuration key"))?;
         self.set_text(parsed, value.trim())
             .map_err(|message| ConfigError::new(Some(parsed.name()), message))
     }
 
-    /// The keys these settings override, in [`Key::ALL`] order, with their values
+    /// The keys these settings override, in [`SettingKey::ALL`] order, with their values
     /// (written as [`Settings::set`] reads them back).
-    pub fn overrides(&self) -> impl Iterator<Item = (Key, Value)> + '_ {
-        Key::ALL
+    pub fn overrides(&self) -> impl Iterator<Item = (SettingKey, SettingValue)> + '_ {
+        SettingKey::ALL
             .iter()
             .filter_map(|&key| self.value(key).map(|value| (key, value)))
     }
@@ -567,7 +574,7 @@ impl Config {
         self.check_bounds()?;
         if self.precise_threshold < self.highly_relevant_threshold {
             return Err(ConfigError::new(
-                Some(Key::PreciseThreshold.name()),
+                Some(SettingKey::PreciseThreshold.name()),
                 format!(
                     "must be >= highlyRelevantThreshold ({} < {})",
                     self.precise_threshold, self.highly_relevant_threshold
@@ -576,7 +583,7 @@ impl Config {
         }
         if self.highly_relevant_threshold < self.reference_threshold {
             return Err(ConfigError::new(
-                Some(Key::HighlyRelevantThreshold.name()),
+                Some(SettingKey::HighlyRelevantThreshold.name()),
                 format!(
                     "must be >= referenceThreshold ({} < {})",
                     self.highly_relevant_threshold, self.reference_threshold
@@ -661,8 +668,8 @@ mod tests {
             hybrid_quality: Some(HybridQuality::DenseWhenPresent),
             use_trace_options: false,
         };
-        let listed: Vec<(Key, Value)> = settings.overrides().collect();
-        assert_eq!(listed.len(), Key::ALL.len());
+        let listed: Vec<(SettingKey, SettingValue)> = settings.overrides().collect();
+        assert_eq!(listed.len(), SettingKey::ALL.len());
         let mut camel = Settings::default();
         let mut snake = Settings::default();
         let mut put = Settings::default();
@@ -670,18 +677,18 @@ mod tests {
             camel.set(key.name(), &value.to_string()).unwrap();
             snake.set(key.snake_name(), &value.to_string()).unwrap();
             assert!(put.put(key, value));
-            assert_eq!(Key::parse(key.snake_name()), Some(key));
+            assert_eq!(SettingKey::parse(key.snake_name()), Some(key));
         }
         assert_eq!(camel, settings);
         assert_eq!(snake, settings);
         assert_eq!(put, settings);
         assert_eq!(Settings::default().overrides().count(), 0);
-        assert!(!put.put(Key::ReturnN, Value::Number(2.0)));
+        assert!(!put.put(SettingKey::ReturnN, SettingValue::Number(2.0)));
         assert_eq!(
-            Config::default().value(Key::ExcerptMaxChars),
-            Some(Value::Count(300))
+            Config::default().value(SettingKey::ExcerptMaxChars),
+            Some(SettingValue::Count(300))
         );
-        assert_eq!(Config::default().value(Key::UseTraceOptions), None);
+        assert_eq!(Config::default().value(SettingKey::UseTraceOptions), None);
     }
 
     #[test]

@@ -189,7 +189,7 @@ impl fmt::Display for InputError {
 impl std::error::Error for InputError {}
 
 /// Escapes one JSON-pointer reference token (RFC 6901).
-pub fn pointer_token(token: &str) -> String {
+pub(crate) fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 

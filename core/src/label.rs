@@ -28,11 +28,13 @@ pub fn canonical_label(raw: &str) -> Option<CanonicalLabel> {
 }
 
 /// True when `raw` canonicalises but is not itself `dense` or `hybrid`.
-pub fn is_legacy_alias(raw: &str) -> bool {
+#[cfg(test)]
+fn is_legacy_alias(raw: &str) -> bool {
     classify_label(raw).1
 }
 
-/// [`canonical_label`] and [`is_legacy_alias`] at once. The parser asks both for every
+/// [`canonical_label`] and whether the label is a legacy alias (canonicalises but is
+/// not itself `dense` or `hybrid`) at once. The parser asks both for every
 /// candidate; a label that is ASCII once trimmed (every label in practice) is compared
 /// without the lowercased copy (its two allocations a candidate took 4% of a parse in
 /// wasm).

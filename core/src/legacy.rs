@@ -16,7 +16,7 @@ pub struct LegacySummary {
 
 /// Kendall's tau of a permutation against the identity: `legacy[i]` is the legacy
 /// position (0-based) of the candidate at rank position `i`. O(m²), fine for a trace.
-pub fn kendall_tau(legacy: &[usize]) -> Option<f64> {
+pub(crate) fn kendall_tau(legacy: &[usize]) -> Option<f64> {
     let m = legacy.len();
     if m < 2 {
         return None;
@@ -55,7 +55,7 @@ pub struct LegacyComparison {
 
 /// The comparison from the `finalScore`s of the valid candidates in section 3.3 order;
 /// `None` unless at least two of them are finite.
-pub fn legacy_positions(final_scores: &[Option<f64>]) -> Option<LegacyComparison> {
+pub(crate) fn legacy_positions(final_scores: &[Option<f64>]) -> Option<LegacyComparison> {
     let scored: Vec<(usize, f64)> = final_scores
         .iter()
         .enumerate()

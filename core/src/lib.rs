@@ -6,31 +6,93 @@
 
 #![warn(unreachable_pub)]
 
-pub mod analysis;
-pub mod batch;
-pub mod calibration;
-pub mod compare;
-pub mod config;
-pub mod diagnostic;
+mod analysis;
+mod baseline;
+mod batch;
+mod calibration;
+mod config;
+mod diagnostic;
 mod fast_hash;
-pub mod golden;
-pub mod input;
-pub mod label;
-pub mod legacy;
-pub mod outcome;
-pub mod pipeline;
-pub mod quality;
-pub mod report;
-pub mod runs;
-pub mod stats;
-pub mod testdata;
-pub mod trace_analysis;
+mod golden;
+mod input;
+mod label;
+mod legacy;
+mod outcome;
+mod pipeline;
+mod quality;
+mod render;
+mod runs;
+mod sample;
+mod stats;
+mod trace_analysis;
 
-pub use analysis::{analyze, Analysis, BatchAnalyzer, BatchView};
-pub use batch::{BatchWarning, ModeSummary, Summary, SweepPoint};
-pub use config::{Config, ConfigError, HybridQuality, Settings};
-pub use input::{parse_document, parse_documents, parse_value, ParsedBatch, Trace};
-pub use legacy::LegacySummary;
-pub use outcome::Level;
-pub use pipeline::Status;
-pub use trace_analysis::{Block, EvidenceComparison, Stages, TraceAnalysis};
+// Reading traces.
+pub use crate::diagnostic::{Diagnostic, InputError, Severity};
+pub use crate::input::{
+    parse_document, parse_document_bytes, parse_documents, parse_value, Candidate, DocumentReader,
+    DocumentSummary, ParsedBatch, Rank, Trace, TraceKind,
+};
+pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
+
+// Settings.
+pub use crate::config::{
+    decode_component, encode_component, encode_settings, link_pairs, settings_from_pairs,
+    settings_from_text, Config, ConfigError, HybridQuality, SettingBounds, SettingKey, SettingKind,
+    SettingValue, Settings,
+};
+
+// The analysis of a batch.
+pub use crate::analysis::{analyze, Analysis, BatchAnalyzer, BatchView};
+pub use crate::batch::{
+    BatchWarning, ByMode, ModeSummary, Summary, SweepCounts, SweepPoint, SweepScopes, SCOPES,
+};
+pub use crate::legacy::{LegacyComparison, LegacyPlace, LegacySummary};
+pub use crate::outcome::{Level, Outcome};
+pub use crate::pipeline::{Decision, Excerpt, Status, StatusReason};
+pub use crate::quality::{quality_score, Quality, QualityBasis};
+pub use crate::trace_analysis::{Block, EvidenceComparison, Stages, TraceAnalysis};
+
+// The same batch under pinned settings (`eval --baseline`'s page counterpart).
+pub use crate::baseline::{
+    block_changes, level_changes, same_batch, BlockChange, DifferentBatches, LevelChange,
+};
+
+// Golden cases: evaluation, report.md, TREC files.
+pub use crate::golden::{
+    evaluate_analysis, evaluate_runs, golden_markdown, golden_summary_text, md_cell,
+    normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
+    CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts,
+    LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
+};
+
+// Calibration of the levels and the gate against golden cases.
+pub use crate::calibration::{
+    calibrate, calibrate_against_baseline, calibrate_evaluated, calibrate_linked,
+    calibration_links, calibration_markdown, calibration_summary_text, top_quality_histogram,
+    Calibration, CalibrationComparison, CaseLinks, CurveStatus, FoundSplit, GateCurve, GateScopes,
+    HistogramBin, LevelRow, LevelTable, OutcomeCounts, RocPoint, SettingChange, Suggestion,
+    ThresholdPoint, TopQualityHistogram, Unlinked, UnlinkedCase,
+};
+
+// Two runs side by side, and golden deltas between two evaluations.
+pub use crate::runs::{
+    add_significance, baseline_changes_markdown, baseline_changes_text, baseline_scores,
+    case_scores, compare_batches, compare_golden, compare_markdown, compare_paired, compare_report,
+    compare_runs, compare_summary_text, golden_gate, pair_detail, pair_runs, recompare_paired,
+    AcceptedItem, BaselineError, CaseDelta, CaseScore, CompareOptions, CompareReport,
+    ConfigDifference, Distribution, FailOn, GoldenComparison, GroupSummary, Link, MetricSummary,
+    ModePair, OnlyOneSide, PairComparison, PairDetail, PairedBy, Pairing, ReportWithComparison,
+    RunComparison, RunSizes, Significance, SignificanceOptions, UnpairedTrace, ValuePair,
+    DELTA_METRICS,
+};
+
+// Statistics the comparisons use, for checking them against references.
+pub use crate::stats::{
+    bootstrap_mean_intervals, holm, jaccard, kendall_tau_b, overlap_count, paired_t_test, rbo,
+    sign_flip_p_values, Rbo, SplitMix64, TTest, BOOTSTRAP_SEED, PERMUTATION_SEED,
+};
+
+// Generated traces and cases: the page's sample, benchmarks and tests.
+pub use crate::sample::{
+    generate_batch, generate_batch_lines, generate_cases, generate_paired_runs,
+};

@@ -38,7 +38,7 @@ impl Level {
 }
 
 /// The key a recorded level is counted under: trimmed, uppercase, `-`/space as `_`.
-pub fn normalise_level(text: &str) -> String {
+pub(crate) fn normalise_level(text: &str) -> String {
     text.trim()
         .chars()
         .map(|c| match c {
@@ -89,6 +89,12 @@ impl Level {
         Level::NoMatch,
     ];
 
+    /// The level's position in [`Level::ALL`] (0 = best): the row or column of a
+    /// table counted by level.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// [`Level::parse`] without allocating.
     pub(crate) fn parse_recorded(text: &str) -> Option<Level> {
         let text = trim_level(text);
@@ -107,7 +113,8 @@ pub struct Outcome {
 }
 
 /// `top_quality`: the best quality among accepted blocks, `None` when none was accepted.
-pub fn outcome(
+#[cfg(test)]
+pub(crate) fn outcome(
     top_quality: Option<f64>,
     config: &Config,
     category_filter: Option<&str>,

@@ -134,7 +134,7 @@ impl Excerpt {
 }
 
 /// First `max_chars` Unicode scalar values followed by `…` when longer; nothing trimmed.
-pub fn truncate(text: &str, max_chars: usize) -> String {
+pub(crate) fn truncate(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         Some((cut, _)) => {
             let mut out = String::with_capacity(cut + '…'.len_utf8());

@@ -50,13 +50,13 @@ fn clamp01(q: f64) -> f64 {
 }
 
 /// `max(0, 1 - min(d, M) / M)`; a negative distance counts as 0.
-pub fn dense_quality(distance: f64, max_l2_distance: f64) -> f64 {
+pub(crate) fn dense_quality(distance: f64, max_l2_distance: f64) -> f64 {
     let d = distance.max(0.0);
     clamp01(1.0 - d.min(max_l2_distance) / max_l2_distance)
 }
 
 /// `(n - r + 1) / n` with `r` clamped into `[1, n]`; `n` of 0 counts as 1.
-pub fn rank_quality(rank: u64, n: u64) -> f64 {
+pub(crate) fn rank_quality(rank: u64, n: u64) -> f64 {
     let n = n.max(1);
     let r = rank.clamp(1, n);
     clamp01((n - r + 1) as f64 / n as f64)
@@ -65,7 +65,7 @@ pub fn rank_quality(rank: u64, n: u64) -> f64 {
 /// The quality of one candidate with its explanation.
 ///
 /// `rank` is the effective `originalRank`, `n` the number of candidates in the trace.
-pub fn quality(
+pub(crate) fn quality(
     label: Option<CanonicalLabel>,
     score: Option<f64>,
     rank: u64,

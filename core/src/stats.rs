@@ -215,7 +215,7 @@ pub const PERMUTATION_SEED: u64 = 0x7261_6774_7261_6365; // "ragtrace"
 /// The seed of the bootstrap confidence interval.
 pub const BOOTSTRAP_SEED: u64 = 0x626F_6F74_7374_7261; // "bootstra"
 /// Permutations and bootstrap resamples by default.
-pub const DEFAULT_RESAMPLES: usize = 10_000;
+pub(crate) const DEFAULT_RESAMPLES: usize = 10_000;
 
 /// Paired differences `b - a` of one measure, one slice per measure, all of one length
 /// (the cases both runs have). The tests below share their random draws across the
@@ -317,7 +317,7 @@ pub fn bootstrap_mean_intervals(
 }
 
 /// The `q` quantile of sorted values, linear between order statistics (type 7).
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
     }
@@ -361,7 +361,7 @@ pub fn paired_t_test(diffs: &[f64]) -> Option<TTest> {
 }
 
 /// P(|T| ≥ |t|) for Student's t with `df` degrees of freedom: I_{df/(df+t²)}(df/2, 1/2).
-pub fn student_t_two_sided_p(t: f64, df: f64) -> f64 {
+pub(crate) fn student_t_two_sided_p(t: f64, df: f64) -> f64 {
     if t.is_nan() || df.is_nan() || df <= 0.0 {
         return f64::NAN;
     }
@@ -379,7 +379,7 @@ pub fn student_t_two_sided_p(t: f64, df: f64) -> f64 {
 /// `one_minus_x` is 1 - x given exactly by the caller. Continued fraction (modified
 /// Lentz), on the side of the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) where it converges
 /// fast.
-pub fn regularized_incomplete_beta(a: f64, b: f64, x: f64, one_minus_x: f64) -> f64 {
+pub(crate) fn regularized_incomplete_beta(a: f64, b: f64, x: f64, one_minus_x: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }

@@ -27,7 +27,7 @@ pub(crate) use incremental::reanalyze_trace;
 ///
 /// Holds only what the configuration decides; everything read from the input is in
 /// the shared [`Trace`], so a recompute copies no strings and, per candidate, stores
-/// one small [`Decided`] entry. [`Block`]s are views built when they are read.
+/// one small `Decided` entry. [`Block`]s are views built when they are read.
 /// Serialises with every key of section 7 (see [`TraceAnalysis::serialize`]).
 #[derive(Debug, Clone)]
 pub struct TraceAnalysis {

@@ -1,7 +1,7 @@
 //! Bad input: located errors, wrong types with paths, partial failures, nothing panics.
 
-use ragtrace_core::input::{parse_document, parse_documents, Rank};
 use ragtrace_core::{analyze, Settings, Status};
+use ragtrace_core::{parse_document, parse_documents, Rank};
 
 fn codes_at(batch: &ragtrace_core::ParsedBatch, code: &str) -> Vec<String> {
     batch
@@ -255,7 +255,7 @@ fn bom_snake_case_aliases_and_explicit_kind() {
     let batch = parse_document("bom.json", text);
     assert!(batch.errors.is_empty(), "{:?}", batch.errors);
     let t = &batch.traces[0];
-    assert_eq!(t.kind, ragtrace_core::input::TraceKind::LookupResult);
+    assert_eq!(t.kind, ragtrace_core::TraceKind::LookupResult);
     assert_eq!(t.candidates().len(), 1);
     assert_eq!(&*t.candidates()[0].evidence_key, "d#3");
     assert_eq!(t.candidates()[0].excerpt.as_deref(), Some("hello"));

@@ -1,14 +1,16 @@
-//! Calibration (issue 10): a hand-computed 6-case set and property tests.
+//! Calibration: a hand-computed 6-case set and property tests.
 #![cfg(not(target_arch = "wasm32"))]
+
+mod common;
 
 // Inside a `calibration` module so `cargo test calibration` selects every test here.
 mod calibration {
 
+    use super::common::fixture;
     use proptest::prelude::*;
-    use ragtrace_core::calibration::{calibrate, Calibration, CurveStatus, RocPoint};
-    use ragtrace_core::golden::{parse_cases, CaseSet};
     use ragtrace_core::{analyze, parse_documents, Level, ParsedBatch, Settings};
-    use std::path::PathBuf;
+    use ragtrace_core::{calibrate, Calibration, CurveStatus, RocPoint};
+    use ragtrace_core::{parse_cases, CaseSet};
 
     const EPS: f64 = 1e-12;
 
@@ -17,13 +19,6 @@ mod calibration {
             (actual - expected).abs() < EPS,
             "expected {expected}, got {actual}"
         );
-    }
-
-    fn fixture(name: &str) -> String {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures")
-            .join(name);
-        std::fs::read_to_string(&path).unwrap()
     }
 
     fn batch_of(text: &str) -> ParsedBatch {
@@ -215,7 +210,7 @@ mod calibration {
         );
 
         // Markdown lists every threshold for so few; JSON is camelCase.
-        let md = ragtrace_core::calibration::markdown(&c);
+        let md = ragtrace_core::calibration_markdown(&c);
         assert!(md.contains("| 0.600 | 2 | 2 | 0 | 3 | 1 |"), "{md}");
         let json = serde_json::to_value(&c).unwrap();
         assert_eq!(json["gate"]["all"]["bestYouden"]["threshold"], 0.6);
@@ -248,7 +243,7 @@ mod calibration {
     /// starts: 0.6 falls in [0.6, 0.7), and top quality 1 would fall in the last bar.
     #[test]
     fn histogram_of_the_six_cases_by_hand() {
-        use ragtrace_core::calibration::{top_quality_histogram, FoundSplit};
+        use ragtrace_core::{top_quality_histogram, FoundSplit};
         let batch = batch_of(&fixture("calibration/traces.json"));
         let cases = cases_of(&fixture("calibration/cases.json"));
         let c = run(&batch, &cases, &[("referenceThreshold", 0.3)]);
@@ -292,7 +287,7 @@ mod calibration {
     fn baseline_side_by_side_is_two_calibrations() {
         let batch = batch_of(&fixture("calibration/traces.json"));
         let cases = cases_of(&fixture("calibration/cases.json"));
-        let both = ragtrace_core::calibration::calibrate_against_baseline(
+        let both = ragtrace_core::calibrate_against_baseline(
             &cases,
             &batch,
             &settings(&[("referenceThreshold", 0.3)]),
@@ -388,12 +383,12 @@ mod calibration {
     /// Youden's J of the gate as the pipeline applies it (`lowQuality`) under `pairs`.
     fn pipeline_j(batch: &ParsedBatch, cases: &CaseSet, pairs: &[(&str, f64)]) -> f64 {
         let analysis = analyze(batch, &settings(pairs), false).unwrap();
-        let report = ragtrace_core::golden::evaluate_analysis(cases, &analysis);
+        let report = ragtrace_core::evaluate_analysis(cases, &analysis);
         let (mut tp, mut fp, mut p, mut n) = (0.0, 0.0, 0.0, 0.0);
         for (trace, case) in analysis.traces.iter().zip(&report.cases) {
             let not_found = matches!(
                 case.level,
-                ragtrace_core::golden::GoldenLevel::Weak | ragtrace_core::golden::GoldenLevel::Miss
+                ragtrace_core::GoldenLevel::Weak | ragtrace_core::GoldenLevel::Miss
             );
             if not_found {
                 p += 1.0;
@@ -479,7 +474,7 @@ mod calibration {
             items in items_strategy(),
             bins in 1usize..25,
         ) {
-            use ragtrace_core::calibration::top_quality_histogram;
+            use ragtrace_core::top_quality_histogram;
             let (traces, cases) = generated(&items);
             let c = run(&batch_of(&traces), &cases_of(&cases), &[]);
             let h = top_quality_histogram(&c.gate.all, bins);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::fixture;
+use common::fixture_arg;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -38,8 +38,8 @@ fn analyze_prints_one_json_object_and_exits_0() {
     let out = ragtrace(
         &[
             "analyze",
-            &fixture("dense-trace.json"),
-            &fixture("hybrid-legacy-trace.json"),
+            &fixture_arg("dense-trace.json"),
+            &fixture_arg("hybrid-legacy-trace.json"),
         ],
         None,
     );
@@ -73,7 +73,7 @@ fn settings_from_file_and_set_with_sweep() {
             "--set",
             "excerpt_max_chars=10",
             "--sweep",
-            &fixture("dense-trace.json"),
+            &fixture_arg("dense-trace.json"),
         ],
         None,
     );
@@ -88,7 +88,7 @@ fn settings_from_file_and_set_with_sweep() {
 
 #[test]
 fn stdin_dash_reads_standard_input() {
-    let text = std::fs::read_to_string(fixture("lookup-result.jsonl")).unwrap();
+    let text = std::fs::read_to_string(fixture_arg("lookup-result.jsonl")).unwrap();
     let out = ragtrace(&["analyze", "-"], Some(&text));
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
@@ -102,7 +102,7 @@ fn malformed_file_exits_1_names_file_line_column_and_still_prints_the_others() {
         "bad.json",
         "{\n  \"candidates\": [\n    {\"originalRank\": 1,, }\n  ]\n}\n",
     );
-    let out = ragtrace(&["analyze", &bad, &fixture("dense-trace.json")], None);
+    let out = ragtrace(&["analyze", &bad, &fixture_arg("dense-trace.json")], None);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -130,7 +130,7 @@ fn malformed_file_exits_1_names_file_line_column_and_still_prints_the_others() {
 
 #[test]
 fn usage_and_configuration_errors_exit_2() {
-    let file = fixture("dense-trace.json");
+    let file = fixture_arg("dense-trace.json");
     for args in [
         vec!["analyze"],
         vec!["analyze", "--set", "returnN=0", &file],
@@ -156,16 +156,16 @@ fn eval_writes_report_json_markdown_and_trec_files() {
         &[
             "eval",
             "--cases",
-            &fixture("golden-cases.json"),
+            &fixture_arg("golden-cases.json"),
             "--out-dir",
             &out_dir.display().to_string(),
             "--trec",
             &trec_dir.display().to_string(),
             "--set",
             "returnN=2",
-            &fixture("dense-trace.json"),
-            &fixture("hybrid-legacy-trace.json"),
-            &fixture("lookup-result.jsonl"),
+            &fixture_arg("dense-trace.json"),
+            &fixture_arg("hybrid-legacy-trace.json"),
+            &fixture_arg("lookup-result.jsonl"),
         ],
         None,
     );
@@ -229,7 +229,7 @@ fn eval_writes_report_json_markdown_and_trec_files() {
 fn eval_with_a_malformed_cases_file_exits_1_with_its_location() {
     let cases = temp_file("bad-cases.json", "{\"cases\": [\n  {\"caseId\": }\n]}");
     let out = ragtrace(
-        &["eval", "--cases", &cases, &fixture("dense-trace.json")],
+        &["eval", "--cases", &cases, &fixture_arg("dense-trace.json")],
         None,
     );
     assert_eq!(out.status.code(), Some(1));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::fixture;
+use common::fixture_arg;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -32,12 +32,12 @@ fn calibrate_writes_json_and_markdown_and_prints_the_table() {
         &[
             "calibrate",
             "--cases",
-            &fixture("calibration/cases.json"),
+            &fixture_arg("calibration/cases.json"),
             "--set",
             "referenceThreshold=0.3",
             "--out-dir",
             &out_dir.display().to_string(),
-            &fixture("calibration/traces.json"),
+            &fixture_arg("calibration/traces.json"),
         ],
         &dir,
     );
@@ -98,8 +98,8 @@ fn calibrate_writes_into_the_current_folder_by_default() {
         &[
             "calibrate",
             "--cases",
-            &fixture("calibration/cases.json"),
-            &fixture("calibration/traces.json"),
+            &fixture_arg("calibration/cases.json"),
+            &fixture_arg("calibration/traces.json"),
         ],
         &dir,
     );
@@ -122,7 +122,7 @@ fn unlinked_cases_are_named() {
             "calibrate",
             "--cases",
             &cases.display().to_string(),
-            &fixture("calibration/traces.json"),
+            &fixture_arg("calibration/traces.json"),
         ],
         &dir,
     );
@@ -145,7 +145,7 @@ fn bad_cases_exit_1_and_bad_settings_exit_2() {
             "calibrate",
             "--cases",
             &cases.display().to_string(),
-            &fixture("calibration/traces.json"),
+            &fixture_arg("calibration/traces.json"),
         ],
         &dir,
     );
@@ -158,10 +158,10 @@ fn bad_cases_exit_1_and_bad_settings_exit_2() {
         &[
             "calibrate",
             "--cases",
-            &fixture("calibration/cases.json"),
+            &fixture_arg("calibration/cases.json"),
             "--set",
             "referenceThreshold=0.9",
-            &fixture("calibration/traces.json"),
+            &fixture_arg("calibration/traces.json"),
         ],
         &dir,
     );

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::fixture;
+use common::fixture_arg;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -37,9 +37,9 @@ fn stderr(out: &Output) -> String {
 
 fn compare(dir: &Path, extra: &[&str]) -> Output {
     let (a, b, cases) = (
-        fixture("compare-run-a.json"),
-        fixture("compare-run-b.json"),
-        fixture("compare-cases.json"),
+        fixture_arg("compare-run-a.json"),
+        fixture_arg("compare-run-b.json"),
+        fixture_arg("compare-cases.json"),
     );
     let out_dir = dir.display().to_string();
     let mut args = vec![
@@ -144,8 +144,8 @@ fn fail_on_sets_exit_3_only_when_the_gate_trips() {
         Some(2)
     );
     assert_eq!(compare(&dir, &["--rbo-p", "1"]).status.code(), Some(2));
-    let cases = fixture("compare-cases.json");
-    let run = fixture("compare-run-b.json");
+    let cases = fixture_arg("compare-cases.json");
+    let run = fixture_arg("compare-run-b.json");
     let out_dir = dir.display().to_string();
     let out = ragtrace(&[
         "eval",
@@ -299,8 +299,8 @@ fn eval_baseline_gates_a_significant_drop_and_writes_the_comparison() {
 #[test]
 fn a_baseline_of_another_shape_exits_2_naming_the_place_and_what_was_expected() {
     let dir = temp_dir("bad-baseline");
-    let cases = fixture("compare-cases.json");
-    let run = fixture("compare-run-b.json");
+    let cases = fixture_arg("compare-cases.json");
+    let run = fixture_arg("compare-run-b.json");
     let out_dir = dir.display().to_string();
     let cases_of = |baseline: &str| {
         let path = dir.join("baseline.json");

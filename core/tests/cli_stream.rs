@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::fixture;
-use ragtrace_core::testdata::{generate_batch, generate_batch_lines};
+use common::fixture_arg;
+use ragtrace_core::{generate_batch, generate_batch_lines};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -50,11 +50,11 @@ fn jsonl_lines_are_the_default_output_split_and_summary_is_its_batch_view() {
         .join("\n");
     let generated_lines = temp_file("generated.jsonl", lines.as_bytes());
     let files = [
-        fixture("dense-trace.json"),
-        fixture("lookup-result.jsonl"),
+        fixture_arg("dense-trace.json"),
+        fixture_arg("lookup-result.jsonl"),
         generated,
         generated_lines,
-        fixture("hybrid-legacy-trace.json"),
+        fixture_arg("hybrid-legacy-trace.json"),
     ];
     let args = |extra: &[&'static str]| -> Vec<String> {
         let mut all: Vec<String> = ["analyze", "--sweep", "--set", "returnN=3"]

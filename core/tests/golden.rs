@@ -3,13 +3,11 @@
 // Inside a `golden` module so `cargo test golden` selects every test here.
 mod golden {
 
-    use ragtrace_core::golden::{
-        evaluate, normalize, parse_cases, parse_cases_value, ranking_metrics, GoldenCase,
-        GoldenLevel, LinkedBy, RunBlock, RunTrace,
+    use ragtrace_core::{
+        evaluate_runs, normalize_query, parse_cases, parse_cases_value, ranking_metrics,
+        GoldenCase, GoldenLevel, LinkedBy, RunBlock, RunTrace,
     };
-    use ragtrace_core::report::{
-        golden_markdown, golden_summary_text, md_cell, trec_qrels, trec_run,
-    };
+    use ragtrace_core::{golden_markdown, golden_summary_text, md_cell, trec_qrels, trec_run};
     use std::collections::HashSet;
 
     const EPS: f64 = 1e-12;
@@ -78,9 +76,9 @@ mod golden {
     }
 
     /// Evaluates one case against one trace linked by caseId.
-    fn one(c: GoldenCase, blocks: Vec<RunBlock>, k: usize) -> ragtrace_core::golden::CaseReport {
+    fn one(c: GoldenCase, blocks: Vec<RunBlock>, k: usize) -> ragtrace_core::CaseReport {
         let r = run("t1", Some(&c.case_id.clone()), None, k, blocks);
-        let mut report = evaluate(&[c], &[r], 5);
+        let mut report = evaluate_runs(&[c], &[r], 5);
         report.cases.remove(0)
     }
 
@@ -337,13 +335,13 @@ mod golden {
     #[test]
     fn normalise_collapses_unicode_whitespace_trims_and_lowercases() {
         assert_eq!(
-            normalize("  Redis\t\n  >\u{00A0}Eviction \u{3000}"),
+            normalize_query("  Redis\t\n  >\u{00A0}Eviction \u{3000}"),
             "redis > eviction"
         );
-        assert_eq!(normalize("ÉVICTION Straße"), "éviction straße");
-        assert_eq!(normalize("\u{2003}\r\n"), "");
+        assert_eq!(normalize_query("ÉVICTION Straße"), "éviction straße");
+        assert_eq!(normalize_query("\u{2003}\r\n"), "");
         // Per-character lowercase: a final capital sigma is σ, the same inside a longer text.
-        assert_eq!(normalize("ΟΔΟΣ"), "οδοσ");
+        assert_eq!(normalize_query("ΟΔΟΣ"), "οδοσ");
     }
 
     // proptest is a native dev-dependency only (the wasm32 clippy builds these tests too).
@@ -358,7 +356,7 @@ mod golden {
                 .filter(|w| !w.is_empty())
                 .map(|w| w.chars().flat_map(char::to_lowercase).collect())
                 .collect();
-            proptest::prop_assert_eq!(normalize(&text), words.join(" "));
+            proptest::prop_assert_eq!(normalize_query(&text), words.join(" "));
         }
     }
 
@@ -430,7 +428,7 @@ mod golden {
                 vec![doc("a")],
             ),
         ];
-        let rep = evaluate(&[c], &runs, 5);
+        let rep = evaluate_runs(&[c], &runs, 5);
         assert_eq!(rep.cases[0].trace_name.as_deref(), Some("by-id"));
         assert_eq!(rep.cases[0].linked_by, Some(LinkedBy::CaseId));
         assert_eq!(rep.unlinked_traces, strings(&["by-query"]));
@@ -444,7 +442,7 @@ mod golden {
             run("first", None, Some(" the query "), 3, vec![doc("a")]),
             run("second", None, Some("the query"), 5, vec![doc("a")]),
         ];
-        let rep = evaluate(&[c], &runs, 5);
+        let rep = evaluate_runs(&[c], &runs, 5);
         let r = &rep.cases[0];
         assert_eq!(r.trace_name.as_deref(), Some("first"));
         assert_eq!(r.linked_by, Some(LinkedBy::Query));
@@ -456,7 +454,7 @@ mod golden {
     fn trace_with_a_different_case_id_is_not_linked_by_query() {
         let c = case("c1", "the query", &["a"], &[], &[]);
         let runs = vec![run("t", Some("c2"), Some("the query"), 5, vec![doc("a")])];
-        let rep = evaluate(&[c], &runs, 7);
+        let rep = evaluate_runs(&[c], &runs, 7);
         let r = &rep.cases[0];
         assert_eq!(r.trace_name, None);
         assert_eq!(r.level, GoldenLevel::Miss);
@@ -468,7 +466,7 @@ mod golden {
     fn query_linking_is_exact_after_trim_not_normalised() {
         let c = case("c1", "The  Query", &["a"], &[], &[]);
         let runs = vec![run("t", None, Some("the query"), 5, vec![doc("a")])];
-        assert_eq!(evaluate(&[c], &runs, 5).cases[0].trace_name, None);
+        assert_eq!(evaluate_runs(&[c], &runs, 5).cases[0].trace_name, None);
     }
 
     #[test]
@@ -478,7 +476,7 @@ mod golden {
             run("t1", Some("c1"), None, 5, vec![doc("x")]),
             run("t2", Some("c1"), None, 5, vec![doc("a")]),
         ];
-        let rep = evaluate(&[c], &runs, 5);
+        let rep = evaluate_runs(&[c], &runs, 5);
         assert_eq!(rep.cases[0].trace_name.as_deref(), Some("t1"));
         assert_eq!(rep.cases[0].level, GoldenLevel::Miss);
     }
@@ -486,7 +484,7 @@ mod golden {
     #[test]
     fn case_without_trace_is_miss_with_zero_metrics_and_a_note() {
         let c = case("lonely", "nobody asked", &["x"], &["X"], &["kw"]);
-        let rep = evaluate(&[c], &[], 6);
+        let rep = evaluate_runs(&[c], &[], 6);
         let r = &rep.cases[0];
         assert_eq!(r.level, GoldenLevel::Miss);
         assert!(r.doc_ranking.is_empty());
@@ -515,7 +513,7 @@ mod golden {
             case("d", "q2", &["b"], &[], &[]),
         ];
         let runs = vec![run("t", Some("d"), None, 2, vec![doc("a"), doc("b")])];
-        let rep = evaluate(&cases, &runs, 5);
+        let rep = evaluate_runs(&cases, &runs, 5);
         assert_eq!(rep.cases.len(), 2);
         assert_eq!(rep.cases[1].trace_name.as_deref(), Some("t"));
         close(rep.cases[1].reciprocal_rank, 0.5);
@@ -538,7 +536,7 @@ mod golden {
             run("t-s", Some("s"), None, 2, vec![doc("a")]),
             run("t-m", Some("m"), None, 2, vec![doc("x"), doc("a")]),
         ];
-        let rep = evaluate(&cases, &runs, 5);
+        let rep = evaluate_runs(&cases, &runs, 5);
         let s = &rep.summary;
         assert_eq!(s.cases, 3);
         assert_eq!(
@@ -559,7 +557,7 @@ mod golden {
 
     #[test]
     fn empty_case_list_has_zero_means() {
-        let rep = evaluate(&[], &[run("t", None, None, 5, vec![])], 5);
+        let rep = evaluate_runs(&[], &[run("t", None, None, 5, vec![])], 5);
         assert_eq!(rep.summary.cases, 0);
         assert_eq!(rep.summary.mean_ndcg, 0.0);
         assert_eq!(rep.unlinked_traces, strings(&["t"]));
@@ -569,7 +567,7 @@ mod golden {
     #[test]
     fn report_json_has_every_required_key() {
         let c = case("c", "q", &["a"], &[], &[]);
-        let rep = evaluate(&[c], &[], 5).with_config(serde_json::json!({"returnN": 5}));
+        let rep = evaluate_runs(&[c], &[], 5).with_config(serde_json::json!({"returnN": 5}));
         let v = serde_json::to_value(&rep).unwrap();
         assert_eq!(v["config"]["returnN"], 5);
         for key in [
@@ -760,7 +758,7 @@ mod golden {
 
         let mut c = case("id|with\npipe", "q", &["a"], &[], &[]);
         c.query = Some("line1\nline2".into());
-        let rep = evaluate(&[c], &[], 5);
+        let rep = evaluate_runs(&[c], &[], 5);
         let md = golden_markdown(&rep);
         assert!(md.starts_with("# Golden evaluation\n"));
         let row = md
@@ -798,7 +796,7 @@ mod golden {
             ),
             run("t2", Some("q2"), None, 5, vec![doc("y")]),
         ];
-        let rep = evaluate(&cases, &runs, 5);
+        let rep = evaluate_runs(&cases, &runs, 5);
         assert_eq!(
             trec_qrels(&rep),
             "q_1 0 a 1\nq_1 0 c 1\nq2 0 z 1\nq2#3 0 y 0\n"
@@ -813,7 +811,7 @@ mod golden {
     #[test]
     fn summary_text_is_one_line_per_case() {
         let c = case("c\nx", "q", &["a"], &[], &[]);
-        let rep = evaluate(&[c], &[run("t", None, None, 5, vec![])], 5);
+        let rep = evaluate_runs(&[c], &[run("t", None, None, 5, vec![])], 5);
         let text = golden_summary_text(&rep);
         assert!(text.starts_with("golden evaluation: 1 cases\n"), "{text}");
         assert!(text.contains("  c x: miss (recall 0.000"), "{text}");

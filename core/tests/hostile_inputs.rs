@@ -2,7 +2,7 @@
 //! or an attacker could hand ragtrace, and exactly what each case yields. Nothing
 //! panics, every failure is located, and the traces that can be read are analysed.
 
-use ragtrace_core::input::parse_document;
+use ragtrace_core::parse_document;
 use ragtrace_core::{analyze, Settings};
 
 /// What a document yields: traces, candidates, and per error its place: `L3` for
@@ -14,7 +14,7 @@ struct Yield {
     errors: Vec<String>,
 }
 
-fn place(error: &ragtrace_core::diagnostic::InputError) -> String {
+fn place(error: &ragtrace_core::InputError) -> String {
     match (error.line, error.column, &error.path) {
         (Some(line), Some(_), _) => format!("L{line}"),
         (Some(line), None, _) => format!("L{line}, no column"),

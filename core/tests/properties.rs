@@ -3,11 +3,11 @@
 #![allow(clippy::type_complexity)]
 
 use proptest::prelude::*;
-use ragtrace_core::compare::{self, BlockChange};
-use ragtrace_core::config::HybridQuality;
-use ragtrace_core::label::{classify_label, CanonicalLabel};
-use ragtrace_core::quality::quality_score;
-use ragtrace_core::{analyze, input, Config, Settings, Status};
+use ragtrace_core::quality_score;
+use ragtrace_core::HybridQuality;
+use ragtrace_core::{analyze, parse_value, Config, Settings, Status};
+use ragtrace_core::{block_changes, level_changes, BlockChange};
+use ragtrace_core::{classify_label, CanonicalLabel};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -97,7 +97,7 @@ proptest! {
         candidates in candidates_strategy(),
         settings in settings_strategy(),
     ) {
-        let batch = input::parse_value("p", &json!({"candidates": candidates}));
+        let batch = parse_value("p", &json!({"candidates": candidates}));
         let analysis = analyze(&batch, &settings, true).unwrap();
         let t = &analysis.traces[0];
         let accepted: Vec<_> = t.accepted_blocks().collect();
@@ -136,7 +136,7 @@ proptest! {
             }
         }
         let view = |cands: Vec<Value>| {
-            let batch = input::parse_value("p", &json!({"candidates": cands}));
+            let batch = parse_value("p", &json!({"candidates": cands}));
             let t = analyze(&batch, &settings, false).unwrap().traces.remove(0);
             let blocks: Vec<(String, Option<u64>, Status, Option<usize>, u64)> = t
                 .blocks()
@@ -163,7 +163,7 @@ proptest! {
         baseline_settings in settings_strategy(),
         settings in settings_strategy(),
     ) {
-        let batch = input::parse_value("p", &json!({"candidates": candidates}));
+        let batch = parse_value("p", &json!({"candidates": candidates}));
         let baseline = analyze(&batch, &baseline_settings, false).unwrap();
         let current = analyze(&batch, &settings, false).unwrap();
         let (b, t) = (&baseline.traces[0], &current.traces[0]);
@@ -183,7 +183,7 @@ proptest! {
             };
             prop_assert_eq!(block.quality_score.to_bits(), expected.to_bits());
         }
-        prop_assert!(compare::block_changes(t, t).unwrap().iter().all(|c| *c == BlockChange::Same));
+        prop_assert!(block_changes(t, t).unwrap().iter().all(|c| *c == BlockChange::Same));
 
         let accepted_rank = |a: &ragtrace_core::TraceAnalysis| -> HashMap<usize, usize> {
             a.accepted_blocks()
@@ -191,7 +191,7 @@ proptest! {
                 .collect()
         };
         let (was, now) = (accepted_rank(b), accepted_rank(t));
-        let changes = compare::block_changes(b, t).unwrap();
+        let changes = block_changes(b, t).unwrap();
         prop_assert_eq!(changes.len(), t.blocks().count());
         for (block, change) in t.blocks().zip(changes) {
             let i = block.input_index;
@@ -204,7 +204,7 @@ proptest! {
             prop_assert_eq!(change, expected);
         }
         let level_changed = b.relevance_level != t.relevance_level;
-        prop_assert_eq!(compare::level_changes(&baseline, &current).unwrap().len(), usize::from(level_changed));
+        prop_assert_eq!(level_changes(&baseline, &current).unwrap().len(), usize::from(level_changed));
     }
 }
 

@@ -2,17 +2,14 @@
 //! sweep counts, which the JSON leaves out) for every kind of settings change.
 #![cfg(not(target_arch = "wasm32"))]
 
-use proptest::prelude::*;
-use ragtrace_core::config::{HybridQuality, Key, Value};
-use ragtrace_core::{analyze, input, testdata, Analysis, ParsedBatch, Settings};
-use std::path::PathBuf;
+mod common;
 
-fn fixture(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use common::fixture;
+use proptest::prelude::*;
+use ragtrace_core::{
+    analyze, generate_batch, parse_document, parse_documents, Analysis, ParsedBatch, Settings,
+};
+use ragtrace_core::{HybridQuality, SettingKey, SettingValue};
 
 /// Traces whose own options the user's settings can make invalid, or that the user
 /// overrides key by key: per-trace options must be overlaid on every reanalysis.
@@ -32,7 +29,7 @@ const OWN_OPTIONS: &str = r#"[
 ]"#;
 
 fn batch(generated: &str) -> ParsedBatch {
-    input::parse_documents(&[
+    parse_documents(&[
         ("generated.json".to_owned(), generated.to_owned()),
         (
             "lookup-result.jsonl".to_owned(),
@@ -76,7 +73,11 @@ fn check_step(previous: &Analysis, batch: &ParsedBatch, settings: &Settings) -> 
 
 /// Applies each change in turn, checking every step against the full analysis; an
 /// invalid step leaves the previous analysis in place (as the page keeps it).
-fn check_sequence(batch: &ParsedBatch, with_sweep: bool, changes: &[(Key, Option<Value>)]) {
+fn check_sequence(
+    batch: &ParsedBatch,
+    with_sweep: bool,
+    changes: &[(SettingKey, Option<SettingValue>)],
+) {
     let mut settings = Settings::default();
     let mut analysis = analyze(batch, &settings, with_sweep).unwrap_or_else(|e| panic!("{e}"));
     for &(key, value) in changes {
@@ -91,29 +92,29 @@ fn check_sequence(batch: &ParsedBatch, with_sweep: bool, changes: &[(Key, Option
 }
 
 /// The key back to its default (the user no longer overrides it).
-fn clear(settings: &mut Settings, key: Key) {
+fn clear(settings: &mut Settings, key: SettingKey) {
     let defaults = Settings::default();
     match key {
-        Key::MaxL2Distance => settings.max_l2_distance = None,
-        Key::ReturnN => settings.return_n = None,
-        Key::MaxChunksPerDocument => settings.max_chunks_per_document = None,
-        Key::ExcerptMaxChars => settings.excerpt_max_chars = None,
-        Key::PreciseThreshold => settings.precise_threshold = None,
-        Key::HighlyRelevantThreshold => settings.highly_relevant_threshold = None,
-        Key::ReferenceThreshold => settings.reference_threshold = None,
-        Key::HybridQuality => settings.hybrid_quality = None,
-        Key::UseTraceOptions => settings.use_trace_options = defaults.use_trace_options,
+        SettingKey::MaxL2Distance => settings.max_l2_distance = None,
+        SettingKey::ReturnN => settings.return_n = None,
+        SettingKey::MaxChunksPerDocument => settings.max_chunks_per_document = None,
+        SettingKey::ExcerptMaxChars => settings.excerpt_max_chars = None,
+        SettingKey::PreciseThreshold => settings.precise_threshold = None,
+        SettingKey::HighlyRelevantThreshold => settings.highly_relevant_threshold = None,
+        SettingKey::ReferenceThreshold => settings.reference_threshold = None,
+        SettingKey::HybridQuality => settings.hybrid_quality = None,
+        SettingKey::UseTraceOptions => settings.use_trace_options = defaults.use_trace_options,
     }
 }
 
 fn generated() -> ParsedBatch {
-    batch(&testdata::generate_batch(60, 12, 7))
+    batch(&generate_batch(60, 12, 7))
 }
 
-fn numbers(key: Key, values: &[f64]) -> Vec<(Key, Option<Value>)> {
+fn numbers(key: SettingKey, values: &[f64]) -> Vec<(SettingKey, Option<SettingValue>)> {
     values
         .iter()
-        .map(|&v| (key, Some(Value::Number(v))))
+        .map(|&v| (key, Some(SettingValue::Number(v))))
         .chain([(key, None)])
         .collect()
 }
@@ -121,12 +122,18 @@ fn numbers(key: Key, values: &[f64]) -> Vec<(Key, Option<Value>)> {
 #[test]
 fn thresholds_relevel_only() {
     let batch = generated();
-    let mut changes = numbers(Key::ReferenceThreshold, &[0.6, 0.3, 0.75]);
-    changes.extend(numbers(Key::HighlyRelevantThreshold, &[0.8, 0.5, 0.95]));
-    changes.extend(numbers(Key::PreciseThreshold, &[0.95, 0.8, 0.75, 0.5]));
+    let mut changes = numbers(SettingKey::ReferenceThreshold, &[0.6, 0.3, 0.75]);
+    changes.extend(numbers(
+        SettingKey::HighlyRelevantThreshold,
+        &[0.8, 0.5, 0.95],
+    ));
+    changes.extend(numbers(
+        SettingKey::PreciseThreshold,
+        &[0.95, 0.8, 0.75, 0.5],
+    ));
     // preciseThreshold 0.8 against own-precise's own 0.8 and defaults: invalid options
     // appear and go again.
-    changes.extend(numbers(Key::HighlyRelevantThreshold, &[0.85, 0.7]));
+    changes.extend(numbers(SettingKey::HighlyRelevantThreshold, &[0.85, 0.7]));
     check_sequence(&batch, true, &changes);
     check_sequence(&batch, false, &changes);
 }
@@ -134,11 +141,14 @@ fn thresholds_relevel_only() {
 #[test]
 fn max_l2_distance_requalifies_only() {
     let batch = generated();
-    let mut changes = numbers(Key::MaxL2Distance, &[0.8, 1.3, 0.2, 5.0]);
+    let mut changes = numbers(SettingKey::MaxL2Distance, &[0.8, 1.3, 0.2, 5.0]);
     // Under each hybrid quality, where hybrid qualities read the distance or not.
     for hq in HybridQuality::ALL {
-        changes.push((Key::HybridQuality, Some(Value::HybridQuality(hq))));
-        changes.extend(numbers(Key::MaxL2Distance, &[0.7, 1.6]));
+        changes.push((
+            SettingKey::HybridQuality,
+            Some(SettingValue::HybridQuality(hq)),
+        ));
+        changes.extend(numbers(SettingKey::MaxL2Distance, &[0.7, 1.6]));
     }
     check_sequence(&batch, true, &changes);
 }
@@ -148,14 +158,19 @@ fn return_n_and_cap_decide_again() {
     let batch = generated();
     let mut changes: Vec<_> = [1, 3, 8, 2]
         .iter()
-        .map(|&n| (Key::ReturnN, Some(Value::Count(n))))
-        .chain([(Key::ReturnN, None)])
+        .map(|&n| (SettingKey::ReturnN, Some(SettingValue::Count(n))))
+        .chain([(SettingKey::ReturnN, None)])
         .collect();
     changes.extend(
         [1, 3]
             .iter()
-            .map(|&n| (Key::MaxChunksPerDocument, Some(Value::Count(n))))
-            .chain([(Key::MaxChunksPerDocument, None)]),
+            .map(|&n| {
+                (
+                    SettingKey::MaxChunksPerDocument,
+                    Some(SettingValue::Count(n)),
+                )
+            })
+            .chain([(SettingKey::MaxChunksPerDocument, None)]),
     );
     check_sequence(&batch, true, &changes);
 }
@@ -164,11 +179,17 @@ fn return_n_and_cap_decide_again() {
 fn other_keys_and_the_trace_options_switch() {
     let batch = generated();
     let changes = [
-        (Key::ExcerptMaxChars, Some(Value::Count(5))),
-        (Key::UseTraceOptions, Some(Value::Switch(false))),
-        (Key::MaxL2Distance, Some(Value::Number(0.9))),
-        (Key::UseTraceOptions, Some(Value::Switch(true))),
-        (Key::ExcerptMaxChars, None),
+        (SettingKey::ExcerptMaxChars, Some(SettingValue::Count(5))),
+        (
+            SettingKey::UseTraceOptions,
+            Some(SettingValue::Switch(false)),
+        ),
+        (SettingKey::MaxL2Distance, Some(SettingValue::Number(0.9))),
+        (
+            SettingKey::UseTraceOptions,
+            Some(SettingValue::Switch(true)),
+        ),
+        (SettingKey::ExcerptMaxChars, None),
     ];
     check_sequence(&batch, true, &changes);
 }
@@ -176,9 +197,9 @@ fn other_keys_and_the_trace_options_switch() {
 /// Another batch (even one parsed from the same text) is analysed in full.
 #[test]
 fn another_batch_is_analysed_in_full() {
-    let text = testdata::generate_batch(20, 8, 3);
+    let text = generate_batch(20, 8, 3);
     let one = batch(&text);
-    let other = input::parse_document("other.json", &testdata::generate_batch(25, 8, 4));
+    let other = parse_document("other.json", &generate_batch(25, 8, 4));
     let settings = Settings {
         return_n: Some(2),
         ..Settings::default()
@@ -188,26 +209,30 @@ fn another_batch_is_analysed_in_full() {
     assert!(check_step(&analysis, &batch(&text), &settings).is_some());
 }
 
-fn change_strategy() -> impl Strategy<Value = (Key, Option<Value>)> {
-    let number = |key: Key, values: &'static [f64]| {
+fn change_strategy() -> impl Strategy<Value = (SettingKey, Option<SettingValue>)> {
+    let number = |key: SettingKey, values: &'static [f64]| {
         prop::option::of(prop::sample::select(values))
-            .prop_map(move |v| (key, v.map(Value::Number)))
+            .prop_map(move |v| (key, v.map(SettingValue::Number)))
     };
-    let count = |key: Key, values: &'static [usize]| {
-        prop::option::of(prop::sample::select(values)).prop_map(move |v| (key, v.map(Value::Count)))
+    let count = |key: SettingKey, values: &'static [usize]| {
+        prop::option::of(prop::sample::select(values))
+            .prop_map(move |v| (key, v.map(SettingValue::Count)))
     };
     const THRESHOLDS: &[f64] = &[0.0, 0.3, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 1.0];
     prop_oneof![
-        number(Key::MaxL2Distance, &[0.3, 0.8, 1.0, 1.3, 2.5]),
-        count(Key::ReturnN, &[1, 2, 3, 5, 9]),
-        count(Key::MaxChunksPerDocument, &[1, 2, 4]),
-        count(Key::ExcerptMaxChars, &[4, 300]),
-        number(Key::PreciseThreshold, THRESHOLDS),
-        number(Key::HighlyRelevantThreshold, THRESHOLDS),
-        number(Key::ReferenceThreshold, THRESHOLDS),
-        prop::option::of(prop::sample::select(&HybridQuality::ALL[..]))
-            .prop_map(|v| (Key::HybridQuality, v.map(Value::HybridQuality))),
-        prop::bool::ANY.prop_map(|on| (Key::UseTraceOptions, Some(Value::Switch(on)))),
+        number(SettingKey::MaxL2Distance, &[0.3, 0.8, 1.0, 1.3, 2.5]),
+        count(SettingKey::ReturnN, &[1, 2, 3, 5, 9]),
+        count(SettingKey::MaxChunksPerDocument, &[1, 2, 4]),
+        count(SettingKey::ExcerptMaxChars, &[4, 300]),
+        number(SettingKey::PreciseThreshold, THRESHOLDS),
+        number(SettingKey::HighlyRelevantThreshold, THRESHOLDS),
+        number(SettingKey::ReferenceThreshold, THRESHOLDS),
+        prop::option::of(prop::sample::select(&HybridQuality::ALL[..])).prop_map(|v| (
+            SettingKey::HybridQuality,
+            v.map(SettingValue::HybridQuality)
+        )),
+        prop::bool::ANY
+            .prop_map(|on| (SettingKey::UseTraceOptions, Some(SettingValue::Switch(on)))),
     ]
 }
 
@@ -222,7 +247,7 @@ proptest! {
         with_sweep in any::<bool>(),
         changes in prop::collection::vec(change_strategy(), 1..12),
     ) {
-        let batch = batch(&testdata::generate_batch(traces, per_trace, seed));
+        let batch = batch(&generate_batch(traces, per_trace, seed));
         check_sequence(&batch, with_sweep, &changes);
     }
 }
@@ -232,7 +257,7 @@ proptest! {
 /// `is_of` tells the batch it was made from from any other.
 #[test]
 fn analysing_in_pieces_then_finishing_is_analyze() {
-    let batch = batch(&testdata::generate_batch(40, 8, 7));
+    let batch = batch(&generate_batch(40, 8, 7));
     let settings = Settings {
         return_n: Some(3),
         ..Settings::default()
@@ -248,7 +273,7 @@ fn analysing_in_pieces_then_finishing_is_analyze() {
     assert_eq!(json(&pieces), json(&full));
     assert_eq!(pieces.sweep_counts, full.sweep_counts);
     assert!(pieces.is_of(&batch));
-    let other = self::batch(&testdata::generate_batch(40, 8, 7));
+    let other = self::batch(&generate_batch(40, 8, 7));
     assert!(
         !pieces.is_of(&other),
         "same text, other traces: not the same batch"

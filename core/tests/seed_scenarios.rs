@@ -1,14 +1,14 @@
 //! One test per scenario of the seed spec (`docs/seed-quality-score.md`), numbers by hand
 //! from the contract.
 
-use ragtrace_core::config::HybridQuality;
-use ragtrace_core::label::CanonicalLabel;
-use ragtrace_core::quality::quality_score;
-use ragtrace_core::{analyze, input, Config, Level, Settings, Status, TraceAnalysis};
+use ragtrace_core::quality_score;
+use ragtrace_core::CanonicalLabel;
+use ragtrace_core::HybridQuality;
+use ragtrace_core::{analyze, parse_value, Config, Level, Settings, Status, TraceAnalysis};
 use serde_json::{json, Value};
 
 fn run(trace: Value, settings: &Settings) -> TraceAnalysis {
-    let batch = input::parse_value("test", &trace);
+    let batch = parse_value("test", &trace);
     assert!(batch.errors.is_empty(), "{:?}", batch.errors);
     let mut analysis = analyze(&batch, settings, false).unwrap();
     assert_eq!(analysis.traces.len(), 1);
@@ -267,7 +267,7 @@ fn precise_does_not_require_hint_support() {
 #[test]
 fn mode_dense_still_callable() {
     // Dense traces and hybrid traces analyse side by side in one batch and are split by mode.
-    let batch = input::parse_value(
+    let batch = parse_value(
         "test",
         &json!([
             {"mode": "dense", "candidates": [{"evidenceKey": "a", "originalRank": 1, "score": 0.2}]},

@@ -5,8 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use ragtrace_core::input::{parse_document, parse_document_bytes, DocumentReader};
 use ragtrace_core::{analyze, ParsedBatch, Settings};
+use ragtrace_core::{parse_document, parse_document_bytes, DocumentReader};
 
 /// Everything a batch shows: the analysis with the sweep (traces with their
 /// pointers and lines, input errors, documents) and the positions handed out.

@@ -5,7 +5,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use ragtrace_core::{analyze, parse_documents, Settings};
+use ragtrace_core::{Settings, analyze, parse_documents};
 use serde_json::Value;
 
 fn number(value: &Value) -> Option<f64> {

@@ -8,8 +8,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use ragtrace_core::input::{parse_document_bytes, DocumentReader, ParsedBatch};
-use ragtrace_core::{analyze, parse_documents, Settings};
+use ragtrace_core::{DocumentReader, ParsedBatch, parse_document_bytes};
+use ragtrace_core::{Settings, analyze, parse_documents};
 
 fn analysed(batch: &ParsedBatch) -> String {
     let Ok(analysis) = analyze(batch, &Settings::default(), true) else {

@@ -5,9 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ragtrace_core::config::link::{
-    decode_component, encode_component, encode_settings, pairs, settings_from_text,
-};
+use ragtrace_core::{decode_component, encode_component, encode_settings, link_pairs, settings_from_text};
 use ragtrace_core::Config;
 
 fuzz_target!(|data: &[u8]| {
@@ -19,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         Config::from_settings(&settings).is_ok(),
         "kept settings are valid"
     );
-    let parts = pairs(text).count();
+    let parts = link_pairs(text).count();
     assert!(ignored.len() <= parts, "at most one reason per part");
     let link = encode_settings(&settings);
     assert_eq!(settings_from_text(&link), (settings, Vec::new()));

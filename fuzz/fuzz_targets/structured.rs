@@ -9,7 +9,7 @@ mod common;
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use ragtrace_core::{analyze, parse_document, HybridQuality, Settings};
+use ragtrace_core::{HybridQuality, Settings, analyze, parse_document};
 use serde_json::{json, Map, Value};
 
 #[derive(Arbitrary, Debug)]

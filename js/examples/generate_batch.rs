@@ -6,7 +6,7 @@
 //! (optional arguments: traces, candidates per trace, seed; `--lines` writes the same
 //! traces as JSON Lines, one trace at a time, for files of any size).
 
-use ragtrace_core::testdata::{generate_batch, generate_batch_lines};
+use ragtrace_core::{generate_batch, generate_batch_lines};
 use std::io::Write;
 use std::process::ExitCode;
 

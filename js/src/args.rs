@@ -2,8 +2,8 @@
 //! as JSON text or as an already-parsed JS object.
 
 use crate::error::Error;
-use ragtrace_core::golden::{self, CaseSet};
-use ragtrace_core::runs::CompareOptions;
+use ragtrace_core::CompareOptions;
+use ragtrace_core::{parse_cases, parse_cases_value, CaseSet};
 use ragtrace_core::{parse_document, parse_value, ParsedBatch, Settings};
 use wasm_bindgen::JsValue;
 
@@ -55,8 +55,8 @@ pub(crate) fn settings(config: JsValue) -> Result<Settings, Error> {
 /// A golden cases file (contract section 6) from text or an object.
 pub(crate) fn cases(cases: JsValue) -> Result<CaseSet, Error> {
     let parsed = match cases.as_string() {
-        Some(text) => golden::parse_cases(CASES_SOURCE, &text),
-        None => golden::parse_cases_value(CASES_SOURCE, &to_json(cases, CASES_SOURCE)?),
+        Some(text) => parse_cases(CASES_SOURCE, &text),
+        None => parse_cases_value(CASES_SOURCE, &to_json(cases, CASES_SOURCE)?),
     };
     parsed.map_err(|errors| Error::Cases(errors.iter().map(ToString::to_string).collect()))
 }

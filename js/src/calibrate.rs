@@ -4,7 +4,6 @@
 use crate::args::{self, INPUT_SOURCE};
 use crate::error::Error;
 use crate::to_js::to_js;
-use ragtrace_core::calibration;
 use wasm_bindgen::prelude::*;
 
 /// `calibrate(cases, input, config?)`: `calibration.json`'s object for the cases
@@ -22,5 +21,5 @@ pub fn calibrate(
     let batch = args::traces(input, INPUT_SOURCE)?;
     let analysis = ragtrace_core::analyze(&batch, &settings, false)
         .map_err(|err| Error::Config(err.to_string()))?;
-    to_js(&calibration::calibrate(&cases, &analysis))
+    to_js(&ragtrace_core::calibrate(&cases, &analysis))
 }

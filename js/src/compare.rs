@@ -3,7 +3,7 @@
 use crate::args::{self, RUN_A_SOURCE, RUN_B_SOURCE};
 use crate::error::Error;
 use crate::to_js::to_js;
-use ragtrace_core::runs;
+use ragtrace_core::compare_batches;
 use wasm_bindgen::prelude::*;
 
 /// `compareRuns(a, b, cases?, config?, options?)`: the object `ragtrace compare`
@@ -24,7 +24,7 @@ pub fn compare_runs(
     let cases = args::optional_cases(cases)?;
     let batch_a = args::traces(a, RUN_A_SOURCE)?;
     let batch_b = args::traces(b, RUN_B_SOURCE)?;
-    let report = runs::compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options)
+    let report = compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options)
         .map_err(|err| Error::Config(err.to_string()))?;
     to_js(&report)
 }

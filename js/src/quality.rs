@@ -2,7 +2,7 @@
 
 use crate::args;
 use crate::error::Error;
-use ragtrace_core::label::canonical_label as canonical;
+use ragtrace_core::canonical_label as canonical;
 use ragtrace_core::Config;
 use wasm_bindgen::prelude::*;
 
@@ -28,7 +28,7 @@ pub fn quality_score(
     let config = Config::from_settings(&settings).map_err(|err| Error::Config(err.to_string()))?;
     let rank = args::count(rank, "rank")?;
     let batch_size = args::count(batch_size, "batchSize")?;
-    Ok(ragtrace_core::quality::quality_score(
+    Ok(ragtrace_core::quality_score(
         canonical(label),
         score,
         rank,

@@ -8,9 +8,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
-const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
-const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+const DENSE_TRACE: &str = include_str!("../../samples/dense-trace.json");
+const HYBRID_TRACE: &str = include_str!("../../samples/hybrid-legacy-trace.json");
+const LOOKUPS: &str = include_str!("../../samples/lookup-result.jsonl");
 const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
 const CALIBRATION_CASES: &str = include_str!("../../tests/fixtures/calibration/cases.json");
 const CALIBRATION_TRACES: &str = include_str!("../../tests/fixtures/calibration/traces.json");
@@ -289,11 +289,10 @@ fn core_compare_report(
     with_cases: bool,
     rbo_p: f64,
 ) -> serde_json::Value {
-    use ragtrace_core::runs::{compare_batches, CompareOptions};
+    use ragtrace_core::{compare_batches, CompareOptions};
     let a = ragtrace_core::parse_document("a", RUN_A);
     let b = ragtrace_core::parse_document("b", RUN_B);
-    let cases =
-        with_cases.then(|| ragtrace_core::golden::parse_cases("cases", COMPARE_CASES).unwrap());
+    let cases = with_cases.then(|| ragtrace_core::parse_cases("cases", COMPARE_CASES).unwrap());
     let report =
         compare_batches(&a, &b, settings, cases.as_ref(), &CompareOptions { rbo_p }).unwrap();
     // Through JSON.parse, so that as_json reads it as it reads the API's result.

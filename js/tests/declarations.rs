@@ -3,16 +3,16 @@
 //! `null` is never null. Native: the JSON is the core's, which the API hands over as is.
 #![cfg(not(target_arch = "wasm32"))]
 
-use ragtrace_core::{analyze, calibration, golden, parse_document, Settings};
+use ragtrace_core::{analyze, calibrate, evaluate_analysis, parse_cases, parse_document, Settings};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 const DECLARATIONS: &str = include_str!("../types/ragtrace.d.ts");
-const DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
-const HYBRID_TRACE: &str = include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
-const LOOKUPS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+const DENSE_TRACE: &str = include_str!("../../samples/dense-trace.json");
+const HYBRID_TRACE: &str = include_str!("../../samples/hybrid-legacy-trace.json");
+const LOOKUPS: &str = include_str!("../../samples/lookup-result.jsonl");
 const CASES: &str = include_str!("../../tests/fixtures/golden-cases.json");
-const SAMPLE_CASES: &str = include_str!("../../tests/fixtures/golden-cases-sample.json");
+const SAMPLE_CASES: &str = include_str!("../../samples/golden-cases-sample.json");
 const CALIBRATION_CASES: &str = include_str!("../../tests/fixtures/calibration/cases.json");
 const CALIBRATION_TRACES: &str = include_str!("../../tests/fixtures/calibration/traces.json");
 
@@ -125,10 +125,10 @@ fn every_interface_matches_the_json_the_api_returns() {
             .filter(|v| !v.is_null()),
     );
 
-    let cases = golden::parse_cases("cases", CASES).unwrap();
+    let cases = parse_cases("cases", CASES).unwrap();
     let runs = parse_document("runs", &format!("[{DENSE_TRACE}, {HYBRID_TRACE}]"));
     let run_analysis = analyze(&runs, &Settings::default(), false).unwrap();
-    let report = serde_json::to_value(golden::evaluate_analysis(&cases, &run_analysis)).unwrap();
+    let report = serde_json::to_value(evaluate_analysis(&cases, &run_analysis)).unwrap();
     checker.check("GoldenReport", &report);
     checker.check("Config", &report["config"]);
     checker.check("GoldenSummary", &report["summary"]);
@@ -137,17 +137,16 @@ fn every_interface_matches_the_json_the_api_returns() {
 
     // Calibration: the 6-case fixture has a curve (every point kind), the sample
     // cases against the example traces an unlinked case.
-    let calibration_cases = golden::parse_cases("cases", CALIBRATION_CASES).unwrap();
+    let calibration_cases = parse_cases("cases", CALIBRATION_CASES).unwrap();
     let calibration_batch = parse_document("input", CALIBRATION_TRACES);
     let settings = Settings {
         reference_threshold: Some(0.3),
         ..Settings::default()
     };
     let c = analyze(&calibration_batch, &settings, false).unwrap();
-    let with_curve = serde_json::to_value(calibration::calibrate(&calibration_cases, &c)).unwrap();
-    let sample_cases = golden::parse_cases("cases", SAMPLE_CASES).unwrap();
-    let with_unlinked =
-        serde_json::to_value(calibration::calibrate(&sample_cases, &analysis)).unwrap();
+    let with_curve = serde_json::to_value(calibrate(&calibration_cases, &c)).unwrap();
+    let sample_cases = parse_cases("cases", SAMPLE_CASES).unwrap();
+    let with_unlinked = serde_json::to_value(calibrate(&sample_cases, &analysis)).unwrap();
     let both = [&with_curve, &with_unlinked];
     checker.check_all("Calibration", both);
     checker.check_all("Config", both.map(|c| &c["config"]));
@@ -233,13 +232,13 @@ const COMPARE_CASES: &str = include_str!("../../tests/fixtures/compare-cases.jso
 
 /// `compareRuns`' result: the compare fixtures through the core's one entry point.
 fn check_compare_report(checker: &mut Checker) {
-    use ragtrace_core::runs::{compare_batches, CompareOptions};
+    use ragtrace_core::{compare_batches, CompareOptions};
     let a = parse_document("a", RUN_A);
     // B's first trace ran with its own returnN, so its pair lists a configuration difference.
     let mut run_b: Value = serde_json::from_str(RUN_B).unwrap();
     run_b["traces"][0]["options"] = serde_json::json!({"returnN": 2});
     let b = ragtrace_core::parse_value("b", &run_b);
-    let cases = golden::parse_cases("cases", COMPARE_CASES).unwrap();
+    let cases = parse_cases("cases", COMPARE_CASES).unwrap();
     let report = compare_batches(
         &a,
         &b,

@@ -4,7 +4,7 @@
 use crate::state::loading::{slice_bytes, task_budget_ms, too_large, LoadProgress, LARGEST_FILE};
 use crate::state::{AppState, Document, Origin, Shared};
 use leptos::prelude::Set;
-use ragtrace_core::input::DocumentReader;
+use ragtrace_core::DocumentReader;
 use ragtrace_core::ParsedBatch;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Text for numbers and labels the core computed. Formatting only: no arithmetic
 //! on the values (rounding for display is the only change).
 
-use ragtrace_core::label::CanonicalLabel;
+use ragtrace_core::CanonicalLabel;
 use ragtrace_core::Level;
 
 /// A quality or fraction: three decimals, trailing zeros dropped (`0.658`, `1`).

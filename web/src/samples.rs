@@ -3,12 +3,11 @@
 use std::sync::{Arc, OnceLock};
 
 /// The contract's dense example: duplicates, a per-document cap, a null score.
-pub const SAMPLE_DENSE_TRACE: &str = include_str!("../../tests/fixtures/dense-trace.json");
+pub const SAMPLE_DENSE_TRACE: &str = include_str!("../../samples/dense-trace.json");
 /// A hybrid trace with legacy labels and legacy `finalScore`s.
-pub const SAMPLE_HYBRID_LEGACY_TRACE: &str =
-    include_str!("../../tests/fixtures/hybrid-legacy-trace.json");
+pub const SAMPLE_HYBRID_LEGACY_TRACE: &str = include_str!("../../samples/hybrid-legacy-trace.json");
 /// LookupResults as JSON Lines, one with an embedded trace and markup in its text.
-pub const SAMPLE_LOOKUP_RESULTS: &str = include_str!("../../tests/fixtures/lookup-result.jsonl");
+pub const SAMPLE_LOOKUP_RESULTS: &str = include_str!("../../samples/lookup-result.jsonl");
 
 /// Size and seed of the generated sample: about 500 traces, mixed dense and hybrid.
 pub const GENERATED_TRACES: usize = 500;
@@ -82,7 +81,7 @@ impl Sample {
 fn generated_text() -> Arc<str> {
     static TEXT: OnceLock<Arc<str>> = OnceLock::new();
     TEXT.get_or_init(|| {
-        Arc::from(ragtrace_core::testdata::generate_batch(
+        Arc::from(ragtrace_core::generate_batch(
             GENERATED_TRACES,
             GENERATED_CANDIDATES_PER_TRACE,
             GENERATED_SEED,
@@ -91,11 +90,11 @@ fn generated_text() -> Arc<str> {
     .clone()
 }
 
-/// Golden cases written for the generated batch (`testdata::generate_cases`).
+/// Golden cases written for the generated batch (`ragtrace_core::generate_cases`).
 pub fn generated_cases() -> Arc<str> {
     static TEXT: OnceLock<Arc<str>> = OnceLock::new();
     TEXT.get_or_init(|| {
-        Arc::from(ragtrace_core::testdata::generate_cases(
+        Arc::from(ragtrace_core::generate_cases(
             GENERATED_TRACES,
             GENERATED_CANDIDATES_PER_TRACE,
             GENERATED_SEED,
@@ -111,11 +110,8 @@ pub const GENERATED_CASES_SOURCE: &str = "generated-500-cases.json";
 pub fn paired_sample() -> &'static (Arc<str>, Arc<str>, String) {
     static TEXT: OnceLock<(Arc<str>, Arc<str>, String)> = OnceLock::new();
     TEXT.get_or_init(|| {
-        let (dense, hybrid, cases) = ragtrace_core::testdata::generate_paired_runs(
-            PAIRED_QUERIES,
-            PAIRED_CANDIDATES,
-            PAIRED_SEED,
-        );
+        let (dense, hybrid, cases) =
+            ragtrace_core::generate_paired_runs(PAIRED_QUERIES, PAIRED_CANDIDATES, PAIRED_SEED);
         (Arc::from(dense), Arc::from(hybrid), cases)
     })
 }

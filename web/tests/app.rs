@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
-use ragtrace_core::compare::{block_changes, BlockChange};
-use ragtrace_core::input::parse_documents;
+use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Analysis, Settings, SweepPoint};
+use ragtrace_core::{block_changes, BlockChange};
 use ragtrace_web::components::trace_list::list_walk_count;
 use ragtrace_web::samples::Sample;
 use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_LOOKUP_RESULTS};
@@ -268,7 +268,7 @@ async fn a_pinned_baseline_shows_what_changed() {
 }
 
 /// In the trace view, a pinned baseline marks the blocks that entered, left or
-/// moved in the accepted list, as the core's `compare::block_changes` has it.
+/// moved in the accepted list, as the core's `baseline::block_changes` has it.
 #[wasm_bindgen_test]
 async fn a_pinned_baseline_marks_blocks_that_entered_left_or_moved() {
     let (root, _app) = mount_fresh();

@@ -9,11 +9,11 @@
 mod common;
 
 use common::*;
-use ragtrace_core::golden::{evaluate_analysis, parse_cases};
-use ragtrace_core::runs::golden_delta::{
-    add_significance, case_scores, compare_golden, SignificanceOptions, METRICS,
+use ragtrace_core::{
+    add_significance, case_scores, compare_golden, SignificanceOptions, DELTA_METRICS,
 };
-use ragtrace_core::stats;
+use ragtrace_core::{bootstrap_mean_intervals, paired_t_test, sign_flip_p_values};
+use ragtrace_core::{evaluate_analysis, parse_cases};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -61,7 +61,7 @@ async fn wait_for(root: &web_sys::Element, selector: &str, contains: &str) {
 #[wasm_bindgen_test]
 async fn knob_to_next_frame_on_the_compare_tab() {
     let (dense, hybrid, cases) =
-        ragtrace_core::testdata::generate_paired_runs(QUERIES, CANDIDATES_PER_TRACE, 7);
+        ragtrace_core::generate_paired_runs(QUERIES, CANDIDATES_PER_TRACE, 7);
     // The core alone, for reference: what one knob move asks of it.
     let settings = ragtrace_core::Settings::default();
     let parse = |name: &str, text: &str| ragtrace_core::parse_document(name, text);
@@ -73,7 +73,7 @@ async fn knob_to_next_frame_on_the_compare_tab() {
     let mut b = ragtrace_core::analyze(&batch_b, &settings, false).unwrap();
     let analyze_b = now() - t;
     let t = now();
-    let pairing = ragtrace_core::runs::pair_runs(&batch_a.traces, &batch_b.traces);
+    let pairing = ragtrace_core::pair_runs(&batch_a.traces, &batch_b.traces);
     let pair_ms = now() - t;
     // What a knob move asks of the core: analyse B again (A is the other tabs'
     // analysis, reanalysed anyway), compare.
@@ -92,7 +92,7 @@ async fn knob_to_next_frame_on_the_compare_tab() {
         b = b.reanalyze(&batch_b, &settings).unwrap();
         reanalyze_b_ms.push(now() - t);
         let t = now();
-        compared = Some(ragtrace_core::runs::compare_paired(
+        compared = Some(ragtrace_core::compare_paired(
             &a,
             &b,
             &pairing,
@@ -230,11 +230,8 @@ async fn knob_rounds(
 /// generated cases, in this page's wasm; and its two resampling stages alone.
 #[wasm_bindgen_test]
 fn significance_of_1000_cases() {
-    let (dense, hybrid, cases_text) = ragtrace_core::testdata::generate_paired_runs(
-        SIGNIFICANCE_QUERIES,
-        CANDIDATES_PER_TRACE,
-        7,
-    );
+    let (dense, hybrid, cases_text) =
+        ragtrace_core::generate_paired_runs(SIGNIFICANCE_QUERIES, CANDIDATES_PER_TRACE, 7);
     let cases = parse_cases("cases.json", &cases_text).unwrap();
     let settings = ragtrace_core::Settings::default();
     let scores = |name: &str, text: &str| {
@@ -255,7 +252,7 @@ fn significance_of_1000_cases() {
         whole_ms.push(now() - t);
         assert!(tested.metrics.iter().all(|m| m.significance.is_some()));
     }
-    let diffs: Vec<Vec<f64>> = (0..METRICS.len())
+    let diffs: Vec<Vec<f64>> = (0..DELTA_METRICS.len())
         .map(|m| golden.cases.iter().map(|c| c.metrics[m].delta).collect())
         .collect();
     let slices: Vec<&[f64]> = diffs.iter().map(Vec::as_slice).collect();
@@ -263,10 +260,10 @@ fn significance_of_1000_cases() {
         (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..SIGNIFICANCE_RUNS {
         let t = now();
-        stats::sign_flip_p_values(&slices, options.permutations, options.permutation_seed);
+        sign_flip_p_values(&slices, options.permutations, options.permutation_seed);
         permutation_ms.push(now() - t);
         let t = now();
-        stats::bootstrap_mean_intervals(
+        bootstrap_mean_intervals(
             &slices,
             options.resamples,
             options.confidence,
@@ -275,7 +272,7 @@ fn significance_of_1000_cases() {
         bootstrap_ms.push(now() - t);
         let t = now();
         for d in &slices {
-            stats::paired_t_test(d);
+            paired_t_test(d);
         }
         t_test_ms.push(now() - t);
     }
@@ -283,7 +280,7 @@ fn significance_of_1000_cases() {
     console_log!(
         "bench: significance of {} cases x {} metrics, {} permutations + {} bootstrap resamples (add_significance): {} = {:.2}x the 250 ms goal",
         golden.cases.len(),
-        METRICS.len(),
+        DELTA_METRICS.len(),
         options.permutations,
         options.resamples,
         summary(&whole_ms),

@@ -192,7 +192,7 @@ async fn a_400_mb_json_lines_file_through_the_streamed_path() {
     let parts = js_sys::Array::new();
     let mut once = 0;
     let mut chunk = String::new();
-    let lines = ragtrace_core::testdata::generate_batch_lines(TRACES, CANDIDATES_PER_TRACE, 7);
+    let lines = ragtrace_core::generate_batch_lines(TRACES, CANDIDATES_PER_TRACE, 7);
     for line in lines {
         chunk.push_str(&line);
         chunk.push('\n');

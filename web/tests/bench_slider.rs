@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use ragtrace_core::input::parse_documents;
+use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Settings};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -26,7 +26,7 @@ const GOLDEN_TAB_ROUNDS: usize = 5;
 
 #[wasm_bindgen_test]
 async fn slider_input_to_next_frame_with_100k_candidates() {
-    let json = ragtrace_core::testdata::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7);
+    let json = ragtrace_core::generate_batch(TRACES, CANDIDATES_PER_TRACE, 7);
 
     // The core alone, for reference.
     let t = now();
@@ -174,7 +174,7 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
 /// first, middle or last candidate's document, or one it never retrieved, so every
 /// outcome occurs across the range of top qualities.
 fn batch_with_a_case_per_trace(traces: usize) -> (String, String) {
-    let json = ragtrace_core::testdata::generate_batch(traces, CANDIDATES_PER_TRACE, 7);
+    let json = ragtrace_core::generate_batch(traces, CANDIDATES_PER_TRACE, 7);
     let mut batch: serde_json::Value = serde_json::from_str(&json).unwrap();
     let mut cases = Vec::new();
     for (i, trace) in batch["traces"]
@@ -213,14 +213,14 @@ fn batch_with_a_case_per_trace(traces: usize) -> (String, String) {
 /// frame; and the core's calibration alone, as the panel calls it on a knob move.
 #[wasm_bindgen_test]
 async fn calibration_of_10000_cases_when_a_knob_moves() {
-    use ragtrace_core::calibration::{calibrate_linked, link, top_quality_histogram};
-    use ragtrace_core::golden::{evaluate_analysis, parse_cases};
+    use ragtrace_core::{calibrate_linked, calibration_links, top_quality_histogram};
+    use ragtrace_core::{evaluate_analysis, parse_cases};
 
     let (json, cases_json) = batch_with_a_case_per_trace(TRACES);
     let batch = parse_documents(&[("bench.json".to_owned(), json.clone())]);
     let cases = parse_cases("cases.json", &cases_json).unwrap();
     let mut analysis = analyze(&batch, &Settings::default(), true).unwrap();
-    let links = link(&cases, &analysis);
+    let links = calibration_links(&cases, &analysis);
     let (mut reanalyze_ms, mut evaluate_ms, mut calibrate_ms, mut histogram_ms, mut sort_ms) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut linked = 0;
@@ -255,7 +255,7 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
         sort_ms.push(now() - t);
     }
     let t = now();
-    link(&cases, &analysis);
+    calibration_links(&cases, &analysis);
     let link_ms = now() - t;
     drop((analysis, links, batch));
     console_log!(

@@ -1,15 +1,15 @@
 //! The Golden tab's Calibration panel in the real `App`, driven as a user would.
-//! Expected values come from `ragtrace_core::calibration::calibrate` on the same
+//! Expected values come from `ragtrace_core::calibrate` on the same
 //! input: the page must show what the core computes.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
 use common::*;
-use ragtrace_core::calibration::{calibrate, Calibration, CurveStatus, OutcomeCounts};
-use ragtrace_core::golden;
-use ragtrace_core::input::parse_documents;
+use ragtrace_core::parse_cases;
+use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Settings};
+use ragtrace_core::{calibrate, Calibration, CurveStatus, OutcomeCounts};
 use ragtrace_web::components::golden::{SAMPLE_GOLDEN_CASES, SAMPLE_GOLDEN_SOURCE};
 use ragtrace_web::format::{number, optional_number};
 use ragtrace_web::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
@@ -24,7 +24,7 @@ fn expected(samples: &[Sample], source: &str, cases: &str, settings: &Settings) 
         .map(|s| (s.file_name().to_owned(), s.text().to_string()))
         .collect();
     let analysis = analyze(&parse_documents(&docs), settings, true).unwrap();
-    calibrate(&golden::parse_cases(source, cases).unwrap(), &analysis)
+    calibrate(&parse_cases(source, cases).unwrap(), &analysis)
 }
 
 const WITH_TRACES: [Sample; 3] = [

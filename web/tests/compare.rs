@@ -5,14 +5,13 @@
 mod common;
 
 use common::*;
-use ragtrace_core::golden::{evaluate_analysis, parse_cases};
-use ragtrace_core::runs::golden_delta::{
-    add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions, METRICS,
+use ragtrace_core::{
+    add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions,
+    DELTA_METRICS,
 };
-use ragtrace_core::runs::{
-    compare_runs, pair_detail, CompareOptions, Pairing, RunComparison, LEVELS,
-};
-use ragtrace_core::{analyze, parse_document, Analysis, Settings};
+use ragtrace_core::{analyze, parse_document, Analysis, Level, Settings};
+use ragtrace_core::{compare_runs, pair_detail, CompareOptions, Pairing, RunComparison};
+use ragtrace_core::{evaluate_analysis, parse_cases};
 use ragtrace_web::format::{number, optional_number};
 use ragtrace_web::samples::{paired_sample, PAIRED_CASES_SOURCE};
 use wasm_bindgen_test::*;
@@ -49,7 +48,7 @@ fn cell(root: &web_sys::Element, selector: &str) -> String {
 /// The A -> B matrix and the counts line show the core's numbers for all pairs.
 fn assert_shows(root: &web_sys::Element, (pairing, c): (&Pairing, &RunComparison)) {
     let all = &c.groups[0];
-    for (i, level) in LEVELS.iter().enumerate() {
+    for (i, level) in Level::ALL.iter().enumerate() {
         let row = find(
             root,
             &format!("#compare-matrix tr[data-key=\"{}\"]", level.as_str()),
@@ -142,7 +141,7 @@ async fn the_paired_sample_shows_the_cores_comparison_and_golden_deltas() {
     assert_shows(&root, (&pairing, &c));
     significance_shown(&root).await;
     let g = expected_golden(&a, &b);
-    for (m, metric) in METRICS.iter().enumerate() {
+    for (m, metric) in DELTA_METRICS.iter().enumerate() {
         let s = &g.metrics[m];
         let row = format!("#compare-metrics tr[data-key=\"{metric}\"]");
         let col = |name: &str| cell(&root, &format!("{row} [data-col=\"{name}\"]"));

@@ -1,14 +1,14 @@
 //! The Golden tab of the real `App`, driven as a user would. Expected values
-//! come from `ragtrace_core::golden::evaluate_analysis` on the same input: the
+//! come from `ragtrace_core::evaluate_analysis` on the same input: the
 //! page must show what the core computes.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
 use common::*;
-use ragtrace_core::golden::{self, GoldenLevel, GoldenReport};
-use ragtrace_core::input::parse_documents;
+use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Settings};
+use ragtrace_core::{evaluate_analysis, parse_cases, GoldenLevel, GoldenReport};
 use ragtrace_web::components::golden::{SAMPLE_GOLDEN_CASES, SAMPLE_GOLDEN_SOURCE};
 use ragtrace_web::format::number;
 use ragtrace_web::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
@@ -37,8 +37,8 @@ fn expected(settings: &Settings) -> GoldenReport {
     .map(|(n, t)| (n.to_string(), t.to_string()))
     .collect();
     let analysis = analyze(&parse_documents(&docs), settings, true).unwrap();
-    let cases = golden::parse_cases(SAMPLE_GOLDEN_SOURCE, SAMPLE_GOLDEN_CASES).unwrap();
-    golden::evaluate_analysis(&cases, &analysis)
+    let cases = parse_cases(SAMPLE_GOLDEN_SOURCE, SAMPLE_GOLDEN_CASES).unwrap();
+    evaluate_analysis(&cases, &analysis)
 }
 
 fn shown_level(root: &web_sys::Element, level: GoldenLevel) -> usize {
@@ -228,7 +228,7 @@ async fn a_malformed_cases_file_is_located() {
 
     // Findings about the cases file are listed, as the core reports them.
     let duplicated = r#"[{"caseId": "a", "query": "q1"}, {"caseId": "a", "query": "q2"}]"#;
-    let want = golden::parse_cases("pasted cases", duplicated).unwrap();
+    let want = parse_cases("pasted cases", duplicated).unwrap();
     assert!(!want.diagnostics.is_empty());
     paste_cases(&root, duplicated);
     settle().await;
@@ -299,8 +299,8 @@ async fn the_generated_batch_has_cases_of_its_own() {
         Sample::Generated.text().to_string(),
     )];
     let analysis = analyze(&parse_documents(&docs), &Settings::default(), true).unwrap();
-    let cases = golden::parse_cases(GENERATED_CASES_SOURCE, &generated_cases()).unwrap();
-    let want = golden::evaluate_analysis(&cases, &analysis);
+    let cases = parse_cases(GENERATED_CASES_SOURCE, &generated_cases()).unwrap();
+    let want = evaluate_analysis(&cases, &analysis);
     let levels = &want.summary.levels;
     assert!(levels.strong > 0 && levels.medium > 0 && levels.weak > 0 && levels.miss > 0);
     // More cases than a page: the table shows them a page at a time, in the file's order.

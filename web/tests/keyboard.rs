@@ -10,7 +10,7 @@ mod common;
 
 use common::*;
 use leptos::prelude::document;
-use ragtrace_core::input::parse_documents;
+use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Settings};
 use ragtrace_web::samples::Sample;
 use wasm_bindgen::JsCast;

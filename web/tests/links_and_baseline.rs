@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use ragtrace_core::input::parse_documents;
+use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Analysis, Settings};
 use ragtrace_web::samples::Sample;
 use ragtrace_web::SAMPLE_LOOKUP_RESULTS;

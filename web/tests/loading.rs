@@ -7,8 +7,8 @@
 mod common;
 
 use common::*;
-use ragtrace_core::input::{parse_document_bytes, parse_documents};
 use ragtrace_core::{analyze, ParsedBatch, Settings};
+use ragtrace_core::{parse_document_bytes, parse_documents};
 use ragtrace_web::browser::{blocks_read_by_worker, SLICES_PER_READ};
 use ragtrace_web::{
     memo_analysis_count, parse_count, set_slice_bytes, set_task_budget_ms, SAMPLE_DENSE_TRACE,
@@ -30,8 +30,8 @@ fn batch_tab(traces: usize) -> String {
 async fn typing_in_the_paste_box_parses_only_the_pasted_text() {
     let (root, _app) = mount_fresh();
     settle().await;
-    let first = ragtrace_core::testdata::generate_batch(40, 5, 1);
-    let second = ragtrace_core::testdata::generate_batch(30, 5, 2);
+    let first = ragtrace_core::generate_batch(40, 5, 1);
+    let second = ragtrace_core::generate_batch(30, 5, 2);
     pick_files(
         &root,
         &[
@@ -88,12 +88,10 @@ async fn typing_in_the_paste_box_parses_only_the_pasted_text() {
     assert_eq!(parse_count(), before + 1);
 }
 
-/// `testdata::generate_batch`'s traces as JSON Lines, one trace per line.
+/// `sample::generate_batch`'s traces as JSON Lines, one trace per line.
 fn generated_lines(traces: usize, candidates: usize, seed: u64) -> String {
-    let batch: serde_json::Value = serde_json::from_str(&ragtrace_core::testdata::generate_batch(
-        traces, candidates, seed,
-    ))
-    .unwrap();
+    let batch: serde_json::Value =
+        serde_json::from_str(&ragtrace_core::generate_batch(traces, candidates, seed)).unwrap();
     batch["traces"]
         .as_array()
         .unwrap()

@@ -92,7 +92,7 @@ impl WarningsBuilder {
 mod tests {
     use super::*;
     use crate::input::parse_document;
-    use crate::testdata::generate_batch_lines;
+    use crate::sample::generate_batch_lines;
     use crate::{analyze, Settings};
     use serde_json::{json, Value};
 

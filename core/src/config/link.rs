@@ -47,7 +47,7 @@ pub fn decode_component(value: &str) -> String {
 
 /// The `key=value` parts of `text` (a leading `#` or `?` is skipped), keys as
 /// written and values decoded; a part without `=` has an empty value.
-pub fn pairs(text: &str) -> impl Iterator<Item = (&str, String)> {
+pub fn link_pairs(text: &str) -> impl Iterator<Item = (&str, String)> {
     let text = text
         .strip_prefix('#')
         .or_else(|| text.strip_prefix('?'))
@@ -58,7 +58,7 @@ pub fn pairs(text: &str) -> impl Iterator<Item = (&str, String)> {
     })
 }
 
-/// `key=value&...` for the keys `settings` overrides, in [`super::Key::ALL`] order;
+/// `key=value&...` for the keys `settings` overrides, in [`super::SettingKey::ALL`] order;
 /// [`settings_from_pairs`] reads it back.
 pub fn encode_settings(settings: &Settings) -> String {
     settings
@@ -70,7 +70,7 @@ pub fn encode_settings(settings: &Settings) -> String {
 
 /// Settings from `key=value` pairs, keeping every key that is valid: an unknown key,
 /// a value that does not read as its kind, a value out of its bounds, and a threshold
-/// out of order with the ones kept before it (in [`super::Key::ALL`] order) are left
+/// out of order with the ones kept before it (in [`super::SettingKey::ALL`] order) are left
 /// at their defaults and returned with why. The settings returned are always valid
 /// ([`Config::from_settings`] accepts them).
 pub fn settings_from_pairs<'a>(
@@ -99,9 +99,9 @@ pub fn settings_from_pairs<'a>(
     (kept, ignored)
 }
 
-/// [`settings_from_pairs`] over the parts of `text` (see [`pairs`]).
+/// [`settings_from_pairs`] over the parts of `text` (see [`link_pairs`]).
 pub fn settings_from_text(text: &str) -> (Settings, Vec<ConfigError>) {
-    let parts: Vec<(&str, String)> = pairs(text).collect();
+    let parts: Vec<(&str, String)> = link_pairs(text).collect();
     settings_from_pairs(parts.iter().map(|(key, value)| (*key, value.as_str())))
 }
 

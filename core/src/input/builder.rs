@@ -6,7 +6,7 @@ use super::lookup::lookup_result;
 use super::model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
 use super::scalar::Diags;
 use super::visitors::{Item, ListField, RawCandidate, RawObject, RawRank, Top};
-use crate::config::{ConfigError, Key, Settings, ValueError};
+use crate::config::{ConfigError, SettingKey, SettingValueError, Settings};
 use crate::diagnostic::{pointer_token, Diagnostic, InputError};
 use crate::label::{canonical_label, classify_label, CanonicalLabel};
 use serde_json::Value;
@@ -386,18 +386,19 @@ pub(super) fn read_options(
             continue;
         }
         // Unknown option keys belong to the service, not to us: ignored without noise.
-        let Some(key) = Key::parse(name).filter(|k| *k != Key::UseTraceOptions) else {
+        let Some(key) = SettingKey::parse(name).filter(|k| *k != SettingKey::UseTraceOptions)
+        else {
             continue;
         };
         let path = format!("{pointer}/{}", pointer_token(name));
         match settings.set_json(key, value) {
             Ok(()) => {}
-            Err(ValueError::WrongType(found)) => diagnostics.push(Diagnostic::error(
+            Err(SettingValueError::WrongType(found)) => diagnostics.push(Diagnostic::error(
                 "wrong-type",
                 format!("options.{name}: got {found}, the wrong type; treated as absent"),
                 path,
             )),
-            Err(ValueError::Invalid(message)) => {
+            Err(SettingValueError::Invalid(message)) => {
                 if error.is_none() {
                     error = Some(ConfigError {
                         key: Some(key.name().to_owned()),

@@ -86,13 +86,13 @@ pub struct Candidate {
 /// derived parts always agree with the candidates:
 ///
 /// ```compile_fail,E0616
-/// let batch = ragtrace_core::input::parse_document("t", r#"{"candidates":[{"score":1}]}"#);
+/// let batch = ragtrace_core::parse_document("t", r#"{"candidates":[{"score":1}]}"#);
 /// let mut trace = ragtrace_core::Trace::clone(&batch.traces[0]);
 /// trace.order = vec![];
 /// ```
 ///
 /// ```
-/// let batch = ragtrace_core::input::parse_document("t", r#"{"candidates":[{"score":1}]}"#);
+/// let batch = ragtrace_core::parse_document("t", r#"{"candidates":[{"score":1}]}"#);
 /// let trace = ragtrace_core::Trace::clone(&batch.traces[0]);
 /// assert_eq!(trace.order(), [0]);
 /// ```

@@ -15,14 +15,14 @@ use std::collections::HashMap;
 
 /// The compared metrics, in this order everywhere: hit (an expected document was
 /// accepted: 1, else 0), recall@k, precision@k, reciprocal rank, nDCG@k.
-pub const METRICS: [&str; 5] = ["hit", "recall", "precision", "reciprocalRank", "ndcg"];
+pub const DELTA_METRICS: [&str; 5] = ["hit", "recall", "precision", "reciprocalRank", "ndcg"];
 
 /// The keys of report.json's cases that hold the metrics (hit is `docHit`).
 const REPORT_KEYS: [&str; 5] = ["docHit", "recall", "precision", "reciprocalRank", "ndcg"];
 
 /// Two values closer than this are a tie (the metrics are ratios of small integers, so a
 /// real difference is far larger).
-pub const TIE_TOLERANCE: f64 = 1e-12;
+pub(super) const TIE_TOLERANCE: f64 = 1e-12;
 
 /// One case of one evaluation: what the comparison reads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -30,7 +30,7 @@ pub const TIE_TOLERANCE: f64 = 1e-12;
 pub struct CaseScore {
     pub case_id: String,
     pub level: GoldenLevel,
-    /// In [`METRICS`] order.
+    /// In [`DELTA_METRICS`] order.
     pub values: [f64; 5],
 }
 
@@ -181,7 +181,7 @@ pub struct CaseDelta {
     /// The level dropped (e.g. strong -> miss).
     pub regression: bool,
     pub improvement: bool,
-    /// In [`METRICS`] order.
+    /// In [`DELTA_METRICS`] order.
     pub metrics: [ValuePair; 5],
 }
 
@@ -263,19 +263,10 @@ pub struct GoldenComparison {
     pub level_transitions: [[usize; 4]; 4],
     pub regressions: usize,
     pub improvements: usize,
-    /// In [`METRICS`] order.
+    /// In [`DELTA_METRICS`] order.
     pub metrics: Vec<MetricSummary>,
     /// Set by [`add_significance`].
     pub significance_options: Option<SignificanceOptions>,
-}
-
-fn rank(level: GoldenLevel) -> usize {
-    match level {
-        GoldenLevel::Strong => 0,
-        GoldenLevel::Medium => 1,
-        GoldenLevel::Weak => 2,
-        GoldenLevel::Miss => 3,
-    }
 }
 
 /// Pairs the cases by caseId (a repeated caseId pairs in order) and computes the
@@ -296,7 +287,7 @@ pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
         };
         used_a[i] = true;
         let case_a = &a[i];
-        level_transitions[rank(case_a.level)][rank(case_b.level)] += 1;
+        level_transitions[case_a.level.index()][case_b.level.index()] += 1;
         let mut metrics = [ValuePair {
             a: 0.0,
             b: 0.0,
@@ -314,8 +305,8 @@ pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
             case_id: case_b.case_id.clone(),
             level_a: case_a.level,
             level_b: case_b.level,
-            regression: rank(case_b.level) > rank(case_a.level),
-            improvement: rank(case_b.level) < rank(case_a.level),
+            regression: case_b.level.index() > case_a.level.index(),
+            improvement: case_b.level.index() < case_a.level.index(),
             metrics,
         });
     }
@@ -325,7 +316,7 @@ pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
         .filter(|(_, used)| !**used)
         .map(|(c, _)| c.case_id.clone())
         .collect();
-    let metrics = METRICS
+    let metrics = DELTA_METRICS
         .iter()
         .enumerate()
         .map(|(m, name)| metric_summary(name, &cases, m))
@@ -382,7 +373,7 @@ fn metric_summary(name: &'static str, cases: &[CaseDelta], m: usize) -> MetricSu
 /// Adds the tests to every metric. The random draws are shared across the metrics when
 /// they cover the same cases (always, unless a value was not finite).
 pub fn add_significance(comparison: &mut GoldenComparison, options: &SignificanceOptions) {
-    let diffs: Vec<Vec<f64>> = (0..METRICS.len())
+    let diffs: Vec<Vec<f64>> = (0..DELTA_METRICS.len())
         .map(|m| {
             finite_pairs(&comparison.cases, m)
                 .map(|v| v.delta)
@@ -391,12 +382,12 @@ pub fn add_significance(comparison: &mut GoldenComparison, options: &Significanc
         .collect();
     let same_length = diffs.windows(2).all(|w| w[0].len() == w[1].len());
     let groups: Vec<Vec<usize>> = if same_length {
-        vec![(0..METRICS.len()).collect()]
+        vec![(0..DELTA_METRICS.len()).collect()]
     } else {
-        (0..METRICS.len()).map(|m| vec![m]).collect()
+        (0..DELTA_METRICS.len()).map(|m| vec![m]).collect()
     };
-    let mut permutation_p = vec![1.0; METRICS.len()];
-    let mut intervals = vec![None; METRICS.len()];
+    let mut permutation_p = vec![1.0; DELTA_METRICS.len()];
+    let mut intervals = vec![None; DELTA_METRICS.len()];
     for group in groups {
         let slices: Vec<&[f64]> = group.iter().map(|&m| diffs[m].as_slice()).collect();
         let ps = stats::sign_flip_p_values(&slices, options.permutations, options.permutation_seed);
@@ -451,10 +442,10 @@ impl FailOn {
 }
 
 /// The significance level of the `significant` gate.
-pub const GATE_ALPHA: f64 = 0.05;
+pub(super) const GATE_ALPHA: f64 = 0.05;
 
 /// Why the gate trips, or `None`. `significant` needs [`add_significance`] first.
-pub fn gate(comparison: &GoldenComparison, fail_on: FailOn) -> Option<String> {
+pub fn golden_gate(comparison: &GoldenComparison, fail_on: FailOn) -> Option<String> {
     match fail_on {
         FailOn::Never => None,
         FailOn::Regression => {
@@ -553,8 +544,8 @@ mod tests {
             assert_eq!(s.t_test, None);
             assert_eq!((s.ci_low, s.ci_high), (Some(0.0), Some(0.0)));
         }
-        assert_eq!(gate(&c, FailOn::Significant), None);
-        assert_eq!(gate(&c, FailOn::Regression), None);
+        assert_eq!(golden_gate(&c, FailOn::Significant), None);
+        assert_eq!(golden_gate(&c, FailOn::Regression), None);
     }
 
     #[test]
@@ -574,7 +565,7 @@ mod tests {
         assert!(c.cases[0].regression);
         assert_eq!(c.metrics[2].mean_difference, Some(-0.2));
         assert_eq!(
-            gate(&c, FailOn::Regression).as_deref(),
+            golden_gate(&c, FailOn::Regression).as_deref(),
             Some("1 case(s) regressed: x (strong -> weak)")
         );
     }

@@ -3,7 +3,7 @@
 use crate::format::{level_class, LEVELS};
 use crate::state::{AppState, Shared, View};
 use leptos::prelude::*;
-use ragtrace_core::compare::level_changes;
+use ragtrace_core::level_changes;
 use ragtrace_core::{Analysis, ConfigError};
 
 /// The knob settings the baseline froze, as `key=value` text.

@@ -2,8 +2,8 @@
 
 use crate::format::number;
 use leptos::prelude::*;
-use ragtrace_core::compare::BlockChange;
-use ragtrace_core::label::CanonicalLabel;
+use ragtrace_core::BlockChange;
+use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{Block, Status, TraceAnalysis};
 
 /// What the score means for this label: an L2 distance, or a fused score that is not used.

@@ -8,12 +8,12 @@ use crate::format::{count, number, optional_number};
 use crate::state::golden::GoldenState;
 use crate::state::{AppState, Shared};
 use leptos::prelude::*;
-use ragtrace_core::calibration::{
-    calibrate, calibrate_linked, link, top_quality_histogram, Calibration, CaseLinks, CurveStatus,
-    OutcomeCounts, RocPoint, SettingChange, ThresholdPoint, TopQualityHistogram,
-};
-use ragtrace_core::golden::CaseSet;
+use ragtrace_core::CaseSet;
 use ragtrace_core::ParsedBatch;
+use ragtrace_core::{
+    calibrate, calibrate_linked, calibration_links, top_quality_histogram, Calibration, CaseLinks,
+    CurveStatus, OutcomeCounts, RocPoint, SettingChange, ThresholdPoint, TopQualityHistogram,
+};
 
 /// Bars of the top-quality histogram over [0, 1].
 const HISTOGRAM_BINS: usize = 20;
@@ -46,7 +46,7 @@ fn memos(state: AppState, golden: GoldenState) -> Memos {
         }
         // Links depend on the batch only; any valid analysis of it will do.
         let analysis = state.computed.get().ok()?;
-        let links = Shared::new(link(&cases, &analysis));
+        let links = Shared::new(calibration_links(&cases, &analysis));
         Some((batch, cases, links))
     });
     let current = Memo::new(move |_| {
@@ -525,8 +525,7 @@ const HISTOGRAM_AXIS: &str = concat!(
 /// Bars from the axis at 0: up for found (negative y, SVG's y grows down), down for
 /// not found, one path per class; the no-block bar sits left of 0.
 fn bars(h: &TopQualityHistogram, found: bool) -> String {
-    let pick =
-        |s: &ragtrace_core::calibration::FoundSplit| if found { s.found } else { s.not_found };
+    let pick = |s: &ragtrace_core::FoundSplit| if found { s.found } else { s.not_found };
     let sign = if found { "-" } else { "" };
     std::iter::once((-0.06, -0.01, pick(&h.no_block)))
         .chain(h.bins.iter().map(|b| (b.from, b.to, pick(&b.cases))))

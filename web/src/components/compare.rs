@@ -11,8 +11,8 @@ use crate::state::golden::GoldenState;
 use crate::state::AppState;
 use leptos::html;
 use leptos::prelude::*;
-use ragtrace_core::runs::golden_delta::{GoldenComparison, METRICS};
-use ragtrace_core::runs::{Distribution, GroupSummary, RunComparison};
+use ragtrace_core::{Distribution, GroupSummary, RunComparison};
+use ragtrace_core::{GoldenComparison, DELTA_METRICS};
 use std::sync::Arc;
 use web_sys::Element;
 
@@ -479,7 +479,7 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
         .map(|(m, s)| {
             let wtl = [s.wins.to_string(), s.ties.to_string(), s.losses.to_string()].join(" / ");
             let mut cells = vec![
-                cell(METRICS[m], ""),
+                cell(DELTA_METRICS[m], ""),
                 cell(s.cases.to_string(), "cases"),
                 cell(optional_number(s.mean_a), "mean-a"),
                 cell(optional_number(s.mean_b), "mean-b"),
@@ -524,7 +524,7 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
                     ),
                 ]),
             }
-            (METRICS[m].to_owned(), cells)
+            (DELTA_METRICS[m].to_owned(), cells)
         })
         .collect();
     let regressions: Vec<String> = golden

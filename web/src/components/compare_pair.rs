@@ -8,7 +8,7 @@ use crate::format::{level_class, number, optional_number};
 use crate::state::compare::{visible_pairs, CompareState, PairSort};
 use crate::state::Shared;
 use leptos::prelude::*;
-use ragtrace_core::runs::{pair_detail, OnlyOneSide, PairComparison, PairDetail};
+use ragtrace_core::{pair_detail, OnlyOneSide, PairComparison, PairDetail};
 use ragtrace_core::{Level, TraceAnalysis};
 use web_sys::Element;
 

@@ -4,8 +4,8 @@
 use crate::format::level_class;
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::batch::SCOPES;
 use ragtrace_core::ModeSummary;
+use ragtrace_core::SCOPES;
 use std::sync::Arc;
 
 /// The batch-wide counts and each mode's, as the core splits them.

@@ -3,7 +3,7 @@
 
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::diagnostic::InputError;
+use ragtrace_core::InputError;
 
 fn location(error: &InputError) -> String {
     let mut text = error.source.clone();

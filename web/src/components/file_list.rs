@@ -3,7 +3,7 @@
 use crate::format::count;
 use crate::state::{AppState, Origin, PASTE_SOURCE};
 use leptos::prelude::*;
-use ragtrace_core::input::DocumentSummary;
+use ragtrace_core::DocumentSummary;
 
 /// One row: a loaded document (or the pasted text) and what the core read from it.
 #[derive(Clone, PartialEq)]

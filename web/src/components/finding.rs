@@ -3,7 +3,7 @@
 
 use crate::format::count;
 use leptos::prelude::*;
-use ragtrace_core::diagnostic::{Diagnostic, Severity};
+use ragtrace_core::{Diagnostic, Severity};
 
 #[component]
 pub(crate) fn FindingLine(

@@ -13,13 +13,12 @@ use crate::state::golden::{GoldenState, CASE_PAGE, PASTED_CASES_SOURCE};
 use crate::state::{AppState, Origin, Shared, View};
 use leptos::html;
 use leptos::prelude::*;
-use ragtrace_core::golden::{CaseReport, GoldenLevel, GoldenReport, LinkedBy};
-use ragtrace_core::report;
+use ragtrace_core::golden_markdown;
+use ragtrace_core::{CaseReport, GoldenLevel, GoldenReport, LinkedBy};
 
 /// The built-in cases: the contract's example cases plus one whose document is
 /// found only below rank 3, so moving `returnN` visibly changes the levels.
-pub const SAMPLE_GOLDEN_CASES: &str =
-    include_str!("../../../tests/fixtures/golden-cases-sample.json");
+pub const SAMPLE_GOLDEN_CASES: &str = include_str!("../../../samples/golden-cases-sample.json");
 /// The source name the sample cases are reported under.
 pub const SAMPLE_GOLDEN_SOURCE: &str = "golden-cases-sample.json";
 const GOLDEN_LEVELS: [GoldenLevel; 4] = [
@@ -229,11 +228,7 @@ fn linked_by(linked: Option<LinkedBy>) -> &'static str {
 
 fn download_report(state: AppState, report: &GoldenReport, markdown: bool) {
     let result = if markdown {
-        browser::download(
-            "report.md",
-            "text/markdown",
-            &report::golden_markdown(report),
-        )
+        browser::download("report.md", "text/markdown", &golden_markdown(report))
     } else {
         serde_json::to_string_pretty(report)
             .map_err(|e| e.to_string())

@@ -2,14 +2,14 @@
 //! [`Settings`]. Each change re-runs the analysis of every loaded trace (the
 //! analysis memo in `state`), never the parse.
 //!
-//! The panel walks the core's [`Key::ALL`] and picks a control by the key's kind, so
+//! The panel walks the core's [`SettingKey::ALL`] and picks a control by the key's kind, so
 //! a new setting gets a knob without an edit here unless it needs a control of its own.
 
 use crate::components::baseline::PinControls;
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::config::{Bounds, Key, Kind, Value};
 use ragtrace_core::{Config, HybridQuality, Settings};
+use ragtrace_core::{SettingBounds, SettingKey, SettingKind, SettingValue};
 
 /// The three thresholds, best level first; they must stay in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,11 +20,11 @@ enum Threshold {
 }
 
 impl Threshold {
-    fn of(key: Key) -> Option<Threshold> {
+    fn of(key: SettingKey) -> Option<Threshold> {
         match key {
-            Key::PreciseThreshold => Some(Threshold::Precise),
-            Key::HighlyRelevantThreshold => Some(Threshold::HighlyRelevant),
-            Key::ReferenceThreshold => Some(Threshold::Reference),
+            SettingKey::PreciseThreshold => Some(Threshold::Precise),
+            SettingKey::HighlyRelevantThreshold => Some(Threshold::HighlyRelevant),
+            SettingKey::ReferenceThreshold => Some(Threshold::Reference),
             _ => None,
         }
     }
@@ -68,33 +68,33 @@ fn set_threshold(settings: &mut Settings, current: &Config, which: Threshold, va
     }
 }
 
-fn is_set(settings: &Settings, key: Key) -> bool {
+fn is_set(settings: &Settings, key: SettingKey) -> bool {
     settings.value(key).is_some()
 }
 
 /// A slider's (min, max, step) for a number within `bounds`.
-fn slider_range(bounds: Option<Bounds>) -> (f64, f64, f64) {
+fn slider_range(bounds: Option<SettingBounds>) -> (f64, f64, f64) {
     match bounds {
-        Some(Bounds::Unit) => (0.0, 1.0, 0.01),
+        Some(SettingBounds::Unit) => (0.0, 1.0, 0.01),
         _ => (0.05, 2.0, 0.01),
     }
 }
 
-fn number_of(config: &Config, key: Key) -> f64 {
+fn number_of(config: &Config, key: SettingKey) -> f64 {
     match config.value(key) {
-        Some(Value::Number(v)) => v,
+        Some(SettingValue::Number(v)) => v,
         _ => 0.0,
     }
 }
 
-fn count_of(config: &Config, key: Key) -> usize {
+fn count_of(config: &Config, key: SettingKey) -> usize {
     match config.value(key) {
-        Some(Value::Count(v)) => v,
+        Some(SettingValue::Count(v)) => v,
         _ => 1,
     }
 }
 
-fn key_id(key: Key) -> String {
+fn key_id(key: SettingKey) -> String {
     format!("knob-{}", key.name())
 }
 
@@ -109,8 +109,8 @@ pub(crate) fn Knobs() -> impl IntoView {
             Err(_) => previous.copied().unwrap_or_default(),
         }
     });
-    let knob = move |key: Key| match key.kind() {
-        Kind::Number => {
+    let knob = move |key: SettingKey| match key.kind() {
+        SettingKind::Number => {
             let (min, max, step) = slider_range(key.bounds());
             let value = Signal::derive(move || number_of(&shown.get(), key));
             let on_set = Callback::new(move |v: f64| {
@@ -118,7 +118,7 @@ pub(crate) fn Knobs() -> impl IntoView {
                 state.settings.update(|s| match Threshold::of(key) {
                     Some(which) => set_threshold(s, &current, which, v),
                     None => {
-                        s.put(key, Value::Number(v));
+                        s.put(key, SettingValue::Number(v));
                     }
                 });
             });
@@ -127,17 +127,17 @@ pub(crate) fn Knobs() -> impl IntoView {
             }
             .into_any()
         }
-        Kind::Count => {
+        SettingKind::Count => {
             let value = Signal::derive(move || count_of(&shown.get(), key));
             let on_set = Callback::new(move |v: usize| {
                 state.settings.update(|s| {
-                    s.put(key, Value::Count(v));
+                    s.put(key, SettingValue::Count(v));
                 })
             });
             view! { <StepperKnob key=key value=value on_set=on_set/> }.into_any()
         }
-        Kind::HybridQuality => view! { <HybridQualityKnob shown=shown/> }.into_any(),
-        Kind::Switch => view! { <TraceOptionsSwitch key=key/> }.into_any(),
+        SettingKind::HybridQuality => view! { <HybridQualityKnob shown=shown/> }.into_any(),
+        SettingKind::Switch => view! { <TraceOptionsSwitch key=key/> }.into_any(),
     };
 
     view! {
@@ -152,7 +152,7 @@ pub(crate) fn Knobs() -> impl IntoView {
                     "Reset to defaults"
                 </button>
             </div>
-            {Key::ALL.iter().map(|&key| knob(key)).collect_view()}
+            {SettingKey::ALL.iter().map(|&key| knob(key)).collect_view()}
             <PinControls/>
         </section>
     }
@@ -162,7 +162,7 @@ pub(crate) fn Knobs() -> impl IntoView {
 /// the entry applies on Enter or when it loses focus, so half-typed numbers are not applied.
 #[component]
 fn SliderKnob(
-    key: Key,
+    key: SettingKey,
     min: f64,
     max: f64,
     step: f64,
@@ -212,7 +212,7 @@ fn SliderKnob(
 /// An integer >= 1 with − and + buttons and a numeric entry.
 #[component]
 fn StepperKnob(
-    key: Key,
+    key: SettingKey,
     #[prop(into)] value: Signal<usize>,
     on_set: Callback<usize>,
 ) -> impl IntoView {
@@ -261,7 +261,7 @@ fn StepperKnob(
 
 /// The switch "use each trace's recorded options".
 #[component]
-fn TraceOptionsSwitch(key: Key) -> impl IntoView {
+fn TraceOptionsSwitch(key: SettingKey) -> impl IntoView {
     let state = expect_context::<AppState>();
     view! {
         <label class="switch">
@@ -303,7 +303,11 @@ fn describe(mode: HybridQuality) -> (&'static str, &'static str) {
 #[component]
 fn HybridQualityKnob(shown: Memo<Config>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let overridden = move || state.settings.with(|s| is_set(s, Key::HybridQuality));
+    let overridden = move || {
+        state
+            .settings
+            .with(|s| is_set(s, SettingKey::HybridQuality))
+    };
     view! {
         <fieldset class="knob segmented" class:overridden=overridden>
             <legend>"hybridQuality"</legend>

@@ -5,7 +5,7 @@
 use crate::format::{self, level_class, LEVELS};
 use crate::state::{AppState, ListControls, ModeFilter, Shared, Sort, SortKey, View};
 use leptos::prelude::*;
-use ragtrace_core::compare::same_batch;
+use ragtrace_core::same_batch;
 use ragtrace_core::{Analysis, Level, TraceAnalysis};
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
@@ -637,7 +637,7 @@ fn trace_row(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ragtrace_core::input::parse_documents;
+    use ragtrace_core::parse_documents;
     use ragtrace_core::{analyze, Settings};
 
     fn sample() -> Analysis {
@@ -682,7 +682,7 @@ mod tests {
         for i in visible_rows(&analysis, None, &controls) {
             assert_eq!(
                 analysis.traces[i].mode(),
-                Some(ragtrace_core::label::CanonicalLabel::Hybrid)
+                Some(ragtrace_core::CanonicalLabel::Hybrid)
             );
         }
     }

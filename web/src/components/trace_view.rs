@@ -7,7 +7,7 @@ use crate::components::waterfall::Waterfall;
 use crate::format::{self, level_class, number, optional_bool, optional_number, yes_no};
 use crate::state::{AppState, View};
 use leptos::prelude::*;
-use ragtrace_core::compare::block_changes;
+use ragtrace_core::block_changes;
 use ragtrace_core::{EvidenceComparison, TraceAnalysis};
 
 #[component]

@@ -3,7 +3,7 @@
 use crate::format::{level_class, LEVELS};
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::batch::SCOPES;
+use ragtrace_core::SCOPES;
 use ragtrace_core::{Level, ModeSummary};
 use std::sync::Arc;
 

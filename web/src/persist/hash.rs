@@ -3,8 +3,8 @@
 //! the settings in it) is the core's `config::link`; this adds the page's own words.
 
 use crate::state::{ListControls, ModeFilter, Sort, SortKey, View};
-pub(crate) use ragtrace_core::config::link::encode_component as encode;
-use ragtrace_core::config::link::{encode_settings, pairs, settings_from_pairs};
+pub(crate) use ragtrace_core::encode_component as encode;
+use ragtrace_core::{encode_settings, link_pairs, settings_from_pairs};
 use ragtrace_core::{ConfigError, Level, Settings};
 
 /// Everything the hash can say; absent parts keep their defaults.
@@ -113,7 +113,7 @@ pub(crate) fn decode_hash(hash: &str) -> HashState {
     let mut settings: Vec<(&str, String)> = Vec::new();
     let mut baseline: Vec<(&str, String)> = Vec::new();
     let mut pinned = false;
-    for (key, value) in pairs(hash) {
+    for (key, value) in link_pairs(hash) {
         if let Some(key) = key.strip_prefix("cmp.") {
             state.compare.push((key.to_owned(), value));
             continue;

@@ -12,8 +12,8 @@ use crate::samples::Sample;
 use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::state::{opening_document, AppState, Document, Origin, View};
 use leptos::prelude::*;
-use ragtrace_core::config::link::{encode_settings, settings_from_text};
 use ragtrace_core::Settings;
+use ragtrace_core::{encode_settings, settings_from_text};
 use std::sync::Arc;
 
 fn current_hash() -> String {

@@ -15,17 +15,17 @@ use crate::samples::{
     paired_sample, PAIRED_CASES_SOURCE, PAIRED_DENSE_SOURCE, PAIRED_HYBRID_SOURCE,
 };
 use leptos::prelude::*;
-use ragtrace_core::golden::evaluate_analysis;
-use ragtrace_core::input::parse_documents;
-use ragtrace_core::label::CanonicalLabel;
-use ragtrace_core::runs::golden_delta::{
+use ragtrace_core::evaluate_analysis;
+use ragtrace_core::parse_documents;
+use ragtrace_core::CanonicalLabel;
+use ragtrace_core::{
     add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions,
 };
-use ragtrace_core::runs::{
+use ragtrace_core::{analyze, Analysis, ParsedBatch, Settings};
+use ragtrace_core::{
     compare_paired, pair_runs, recompare_paired, CompareOptions, PairComparison, Pairing,
     RunComparison,
 };
-use ragtrace_core::{analyze, Analysis, ParsedBatch, Settings};
 use std::sync::Arc;
 
 /// Where run B comes from.

@@ -4,8 +4,8 @@
 
 use super::{AppState, Shared};
 use leptos::prelude::*;
-use ragtrace_core::diagnostic::InputError;
-use ragtrace_core::golden::{self, CaseSet, GoldenLevel, GoldenReport};
+use ragtrace_core::InputError;
+use ragtrace_core::{evaluate_analysis, parse_cases, CaseSet, GoldenLevel, GoldenReport};
 
 /// The source name of cases typed or pasted into the box.
 pub(crate) const PASTED_CASES_SOURCE: &str = "pasted cases";
@@ -44,7 +44,7 @@ impl GoldenState {
         let cases = Memo::new(move |_| {
             let name = source.get();
             text.with(|text| {
-                (!text.trim().is_empty()).then(|| golden::parse_cases(&name, text).map(Shared::new))
+                (!text.trim().is_empty()).then(|| parse_cases(&name, text).map(Shared::new))
             })
         });
         let report = Memo::new(move |_| {
@@ -54,7 +54,7 @@ impl GoldenState {
             state.analysis.with(|analysis| {
                 analysis
                     .as_ref()
-                    .map(|analysis| Shared::new(golden::evaluate_analysis(&cases, analysis)))
+                    .map(|analysis| Shared::new(evaluate_analysis(&cases, analysis)))
             })
         });
         GoldenState {

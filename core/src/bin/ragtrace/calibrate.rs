@@ -3,7 +3,7 @@
 
 use super::{golden_inputs, write_file, GoldenInputs, SettingsArgs, EXIT_INPUT};
 use clap::Args;
-use ragtrace_core::calibration;
+use ragtrace_core::{calibrate, calibration_markdown, calibration_summary_text};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,7 +31,7 @@ pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
         Ok(inputs) => inputs,
         Err(code) => return code,
     };
-    let result = calibration::calibrate(&cases, &analysis);
+    let result = calibrate(&cases, &analysis);
     let json = match serde_json::to_string_pretty(&result) {
         Ok(json) => json + "\n",
         Err(err) => {
@@ -43,14 +43,14 @@ pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
         write_file(
             &args.out_dir,
             "calibration.md",
-            &calibration::markdown(&result),
+            &calibration_markdown(&result),
         )
     });
     if let Err(message) = written {
         eprintln!("ragtrace: {message}");
         return ExitCode::from(EXIT_INPUT);
     }
-    print!("{}", calibration::summary_text(&result));
+    print!("{}", calibration_summary_text(&result));
     if partial {
         ExitCode::from(EXIT_INPUT)
     } else {

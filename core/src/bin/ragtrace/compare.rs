@@ -5,9 +5,15 @@ use super::read::read_batch;
 use super::{load_settings, print_input_errors, read_cases, write_file, SettingsArgs};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
-use ragtrace_core::golden::GoldenReport;
-use ragtrace_core::runs::golden_delta::{self, FailOn, GoldenComparison, SignificanceOptions};
-use ragtrace_core::runs::{self, markdown, CompareOptions};
+use ragtrace_core::GoldenReport;
+use ragtrace_core::{
+    add_significance, baseline_scores, case_scores, compare_golden, golden_gate, FailOn,
+    GoldenComparison, ReportWithComparison, SignificanceOptions,
+};
+use ragtrace_core::{
+    baseline_changes_markdown, baseline_changes_text, compare_batches, compare_markdown,
+    compare_summary_text, CompareOptions, CompareReport,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -82,14 +88,13 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
     let (batch_b, unreadable_b) = read_batch(&args.b);
     print_input_errors(&batch_a.errors);
     print_input_errors(&batch_b.errors);
-    let report =
-        match runs::compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options) {
-            Ok(report) => report,
-            Err(err) => {
-                eprintln!("ragtrace: {err}");
-                return ExitCode::from(EXIT_USAGE);
-            }
-        };
+    let report = match compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options) {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("ragtrace: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
     let json = match serde_json::to_string_pretty(&report) {
         Ok(json) => json + "\n",
         Err(err) => {
@@ -97,18 +102,13 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
             return ExitCode::from(EXIT_INPUT);
         }
     };
-    let written = write_file(&args.out_dir, "compare.json", &json).and_then(|()| {
-        write_file(
-            &args.out_dir,
-            "compare.md",
-            &markdown::compare_markdown(&report),
-        )
-    });
+    let written = write_file(&args.out_dir, "compare.json", &json)
+        .and_then(|()| write_file(&args.out_dir, "compare.md", &compare_markdown(&report)));
     if let Err(message) = written {
         eprintln!("ragtrace: {message}");
         return ExitCode::from(EXIT_INPUT);
     }
-    print!("{}", markdown::compare_summary_text(&report));
+    print!("{}", compare_summary_text(&report));
     if let Some(message) = &report.no_common_query {
         eprintln!("ragtrace: {message}");
     }
@@ -117,14 +117,14 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
     }
     let fail_on = args.gate.fail_on();
     let tripped = match &report.golden {
-        Some(golden) => golden_delta::gate(golden, fail_on),
+        Some(golden) => golden_gate(golden, fail_on),
         None => level_gate(&report, fail_on),
     };
     gate_exit(tripped)
 }
 
 /// Without cases: `regression` trips on a pair whose recomputed level got worse.
-fn level_gate(report: &runs::CompareReport, fail_on: FailOn) -> Option<String> {
+fn level_gate(report: &CompareReport, fail_on: FailOn) -> Option<String> {
     if fail_on != FailOn::Regression {
         return None;
     }
@@ -172,13 +172,12 @@ pub(crate) fn baseline_comparison(
         );
         ExitCode::from(EXIT_USAGE)
     })?;
-    let baseline = golden_delta::baseline_scores(&value).map_err(|err| {
+    let baseline = baseline_scores(&value).map_err(|err| {
         eprintln!("ragtrace: {name}: {err}");
         ExitCode::from(EXIT_USAGE)
     })?;
-    let mut comparison =
-        golden_delta::compare_golden(&baseline, &golden_delta::case_scores(evaluation));
-    golden_delta::add_significance(&mut comparison, &SignificanceOptions::default());
+    let mut comparison = compare_golden(&baseline, &case_scores(evaluation));
+    add_significance(&mut comparison, &SignificanceOptions::default());
     Ok(Some(comparison))
 }
 
@@ -188,7 +187,7 @@ pub(crate) fn report_json(
     comparison: Option<&GoldenComparison>,
 ) -> serde_json::Result<String> {
     let json = match comparison {
-        Some(comparison) => serde_json::to_string_pretty(&golden_delta::ReportWithComparison {
+        Some(comparison) => serde_json::to_string_pretty(&ReportWithComparison {
             report: evaluation,
             comparison,
         }),
@@ -199,7 +198,7 @@ pub(crate) fn report_json(
 
 /// The "Changes since the baseline" section, or nothing.
 pub(crate) fn baseline_markdown(comparison: Option<&GoldenComparison>) -> String {
-    comparison.map_or_else(String::new, markdown::baseline_changes_markdown)
+    comparison.map_or_else(String::new, baseline_changes_markdown)
 }
 
 /// Prints the changes and applies the gate (after the files are written).
@@ -211,6 +210,6 @@ pub(crate) fn finish_baseline(
         return ExitCode::SUCCESS;
     };
     println!("changes since the baseline:");
-    print!("{}", markdown::golden_summary_text(comparison));
-    gate_exit(golden_delta::gate(comparison, args.gate.fail_on()))
+    print!("{}", baseline_changes_text(comparison));
+    gate_exit(golden_gate(comparison, args.gate.fail_on()))
 }

@@ -8,7 +8,10 @@ mod compare;
 mod read;
 
 use clap::{Args, Parser, Subcommand};
-use ragtrace_core::{analyze, golden, report, Settings};
+use ragtrace_core::{
+    analyze, evaluate_analysis, golden_markdown, golden_summary_text, parse_cases, trec_qrels,
+    trec_run, CaseSet, Settings, TREC_RUN_TAG,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -117,7 +120,7 @@ fn load_settings(args: &SettingsArgs) -> Result<Settings, String> {
 }
 
 /// Prints located input errors with the offending line and a caret under the column.
-fn print_input_errors(errors: &[ragtrace_core::diagnostic::InputError]) {
+fn print_input_errors(errors: &[ragtrace_core::InputError]) {
     for error in errors {
         eprintln!("ragtrace: {error}");
         if let (Some(text), Some(caret)) = (&error.line_text, error.caret) {
@@ -135,13 +138,13 @@ fn write_file(dir: &std::path::Path, name: &str, contents: &str) -> Result<(), S
 }
 
 /// A cases file read and parsed; its findings are printed, a failure is the exit status.
-pub(crate) fn read_cases(path: &std::path::Path) -> Result<golden::CaseSet, ExitCode> {
+pub(crate) fn read_cases(path: &std::path::Path) -> Result<CaseSet, ExitCode> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|err| {
         eprintln!("ragtrace: cannot read {name}: {err}");
         ExitCode::from(EXIT_INPUT)
     })?;
-    let cases = golden::parse_cases(&name, &text).map_err(|errors| {
+    let cases = parse_cases(&name, &text).map_err(|errors| {
         print_input_errors(&errors);
         ExitCode::from(EXIT_INPUT)
     })?;
@@ -156,7 +159,7 @@ pub(crate) fn read_cases(path: &std::path::Path) -> Result<golden::CaseSet, Exit
 /// under the settings. `partial` when an input could not be read or parsed (the
 /// rest is still analysed).
 pub(crate) struct GoldenInputs {
-    pub(crate) cases: golden::CaseSet,
+    pub(crate) cases: CaseSet,
     pub(crate) analysis: ragtrace_core::Analysis,
     pub(crate) partial: bool,
 }
@@ -193,7 +196,7 @@ fn run_eval(args: EvalArgs) -> ExitCode {
         Ok(inputs) => inputs,
         Err(code) => return code,
     };
-    let evaluation = golden::evaluate_analysis(&cases, &analysis);
+    let evaluation = evaluate_analysis(&cases, &analysis);
     let baseline = match compare::baseline_comparison(&args.baseline, &evaluation) {
         Ok(baseline) => baseline,
         Err(code) => return code,
@@ -209,26 +212,19 @@ fn run_eval(args: EvalArgs) -> ExitCode {
         write_file(
             &args.out_dir,
             "report.md",
-            &(report::golden_markdown(&evaluation)
-                + &compare::baseline_markdown(baseline.as_ref())),
+            &(golden_markdown(&evaluation) + &compare::baseline_markdown(baseline.as_ref())),
         )
     });
     if let Some(dir) = &args.trec {
         written = written
-            .and_then(|()| write_file(dir, "qrels.txt", &report::trec_qrels(&evaluation)))
-            .and_then(|()| {
-                write_file(
-                    dir,
-                    "run.txt",
-                    &report::trec_run(&evaluation, report::TREC_RUN_TAG),
-                )
-            });
+            .and_then(|()| write_file(dir, "qrels.txt", &trec_qrels(&evaluation)))
+            .and_then(|()| write_file(dir, "run.txt", &trec_run(&evaluation, TREC_RUN_TAG)));
     }
     if let Err(message) = written {
         eprintln!("ragtrace: {message}");
         return ExitCode::from(EXIT_INPUT);
     }
-    print!("{}", report::golden_summary_text(&evaluation));
+    print!("{}", golden_summary_text(&evaluation));
     let gate = compare::finish_baseline(&args.baseline, baseline.as_ref());
     if partial {
         ExitCode::from(EXIT_INPUT)

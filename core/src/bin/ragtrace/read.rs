@@ -2,7 +2,7 @@
 //! line that is not UTF-8 costs only that line, JSON Lines are parsed as they are
 //! read, and a file that is not JSON is given up after its first chunk.
 
-use ragtrace_core::input::DocumentReader;
+use ragtrace_core::DocumentReader;
 use ragtrace_core::ParsedBatch;
 use std::io::Read;
 

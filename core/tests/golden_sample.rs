@@ -1,9 +1,11 @@
 //! The page's built-in cases against the spec-example traces: moving returnN
 //! changes the hit levels (checked by hand from contract sections 3 and 6).
 
-use ragtrace_core::golden::{self, GoldenLevel, GoldenReport};
+mod common;
+
+use common::fixture;
 use ragtrace_core::{analyze, parse_documents, Settings};
-use ragtrace_tests::fixture;
+use ragtrace_core::{evaluate_analysis, parse_cases, GoldenLevel, GoldenReport};
 
 fn report(settings: &Settings) -> GoldenReport {
     let docs: Vec<(String, String)> = [
@@ -15,12 +17,12 @@ fn report(settings: &Settings) -> GoldenReport {
     .map(|name| (name.to_string(), fixture(name)))
     .collect();
     let analysis = analyze(&parse_documents(&docs), settings, false).unwrap();
-    let cases = golden::parse_cases(
+    let cases = parse_cases(
         "golden-cases-sample.json",
         &fixture("golden-cases-sample.json"),
     )
     .unwrap();
-    golden::evaluate_analysis(&cases, &analysis)
+    evaluate_analysis(&cases, &analysis)
 }
 
 fn level_of(report: &GoldenReport, case_id: &str) -> GoldenLevel {

@@ -2,14 +2,16 @@
 //! `dense-trace.json` and `golden-runs.json` (the accepted blocks the pipeline
 //! keeps under each trace's options), with hand-computed expectations.
 
+mod common;
+
 // Inside a `golden` module so `cargo test golden` selects every test here.
 mod golden {
 
-    use ragtrace_core::golden::{
-        evaluate, parse_cases, GoldenLevel, GoldenReport, LinkedBy, RunBlock, RunTrace,
+    use crate::common::fixture;
+    use ragtrace_core::{
+        evaluate_runs, parse_cases, GoldenLevel, GoldenReport, LinkedBy, RunBlock, RunTrace,
     };
-    use ragtrace_core::report::{golden_markdown, golden_summary_text, trec_qrels, trec_run};
-    use ragtrace_tests::fixture;
+    use ragtrace_core::{golden_markdown, golden_summary_text, trec_qrels, trec_run};
     use serde_json::Value;
 
     const EPS: f64 = 1e-12;
@@ -134,7 +136,7 @@ mod golden {
         let set = parse_cases("golden-cases.json", &fixture("golden-cases.json"))
             .unwrap_or_else(|e| panic!("{e:?}"));
         assert!(set.diagnostics.is_empty(), "{:?}", set.diagnostics);
-        evaluate(&set.cases, &all_runs(), 5)
+        evaluate_runs(&set.cases, &all_runs(), 5)
             .with_config(serde_json::json!({"returnN": 5}))
             .with_diagnostics(set.diagnostics)
     }

@@ -1,5 +1,7 @@
-use ragtrace_core::label::{canonical_label, CanonicalLabel};
-use ragtrace_tests::fixture;
+mod common;
+
+use common::fixture;
+use ragtrace_core::{canonical_label, CanonicalLabel};
 
 #[test]
 fn every_label_in_the_hybrid_fixture_canonicalises_to_hybrid() {

@@ -1,34 +1,44 @@
 //! Markdown and plain-text renderings of a run comparison (`compare.md`, the CLI
 //! summary) and of golden deltas (the "Changes since the baseline" section of report.md).
 
-use super::golden_delta::{GoldenComparison, METRICS};
-use super::{CompareReport, Distribution, GroupSummary, LEVELS};
-use crate::report::md_cell;
+use super::golden_delta::{GoldenComparison, DELTA_METRICS};
+use super::{CompareReport, Distribution, GroupSummary};
+use crate::golden::GoldenLevel;
+use crate::render::Align::{Left, Right};
+use crate::render::{md_cell, md_head, md_row, opt_num, p_value};
+use crate::Level;
 use std::fmt::Write as _;
 
-const GOLDEN_LEVELS: [&str; 4] = ["strong", "medium", "weak", "miss"];
-
-fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_owned(), |x| format!("{x:.3}"))
-}
-
-fn p_value(p: f64) -> String {
-    if p < 0.0001 {
-        "<0.0001".to_owned()
-    } else {
-        format!("{p:.4}")
-    }
-}
-
-fn distribution_row(name: &str, d: &Distribution) -> String {
+fn distribution_row(out: &mut String, name: &str, d: &Distribution) {
     let bins: Vec<String> = d.histogram.iter().map(usize::to_string).collect();
-    format!(
-        "| {name} | {} | {} | {} | {} |",
-        d.count,
-        opt(d.mean),
-        opt(d.median),
-        bins.join(" ")
-    )
+    md_row(
+        out,
+        [
+            name.to_owned(),
+            d.count.to_string(),
+            opt_num(d.mean),
+            opt_num(d.median),
+            bins.join(" "),
+        ],
+    );
+}
+
+/// A transition matrix: rows are A's levels, columns B's, both best first.
+fn transitions_table<const N: usize>(
+    out: &mut String,
+    levels: [&str; N],
+    counts: &[[usize; N]; N],
+) {
+    let header = std::iter::once("A \\\\ B").chain(levels);
+    let mut aligns = vec![Right; N + 1];
+    aligns[0] = Left;
+    md_head(out, header, &aligns);
+    for (level, row) in levels.iter().zip(counts) {
+        md_row(
+            out,
+            std::iter::once((*level).to_owned()).chain(row.iter().map(usize::to_string)),
+        );
+    }
 }
 
 fn group_section(out: &mut String, g: &GroupSummary) {
@@ -38,36 +48,23 @@ fn group_section(out: &mut String, g: &GroupSummary) {
         "Level improved in {}, worsened in {}; B kept none of A's documents in {}.\n",
         g.level_improved, g.level_worsened, g.b_kept_none
     );
-    let _ = writeln!(
+    transitions_table(out, Level::ALL.map(Level::as_str), &g.level_transitions);
+    out.push('\n');
+    md_head(
         out,
-        "| A \\\\ B | {} |",
-        LEVELS.map(|l| l.as_str()).join(" | ")
+        [
+            "measure",
+            "pairs",
+            "mean",
+            "median",
+            "histogram (0-0.1 ... 0.9-1)",
+        ],
+        &[Left, Right, Right, Right, Left],
     );
-    let _ = writeln!(out, "|---|{}", "---:|".repeat(LEVELS.len()));
-    for (i, level) in LEVELS.iter().enumerate() {
-        let cells: Vec<String> = g.level_transitions[i]
-            .iter()
-            .map(usize::to_string)
-            .collect();
-        let _ = writeln!(out, "| {} | {} |", level.as_str(), cells.join(" | "));
-    }
-    let _ = writeln!(
-        out,
-        "\n| measure | pairs | mean | median | histogram (0-0.1 ... 0.9-1) |"
-    );
-    let _ = writeln!(out, "|---|---:|---:|---:|---|");
-    let _ = writeln!(
-        out,
-        "{}",
-        distribution_row("overlap@k (documents)", &g.overlap_docs)
-    );
-    let _ = writeln!(
-        out,
-        "{}",
-        distribution_row("overlap@k (evidence keys)", &g.overlap_keys)
-    );
-    let _ = writeln!(out, "{}", distribution_row("Jaccard", &g.jaccard));
-    let _ = writeln!(out, "{}", distribution_row("RBO_ext", &g.rbo_ext));
+    distribution_row(out, "overlap@k (documents)", &g.overlap_docs);
+    distribution_row(out, "overlap@k (evidence keys)", &g.overlap_keys);
+    distribution_row(out, "Jaccard", &g.jaccard);
+    distribution_row(out, "RBO_ext", &g.rbo_ext);
 }
 
 /// `compare.md`: the groups, the pairs, the unpaired traces and the golden deltas.
@@ -92,11 +89,24 @@ pub fn compare_markdown(report: &CompareReport) -> String {
     }
     if !report.pairs.is_empty() {
         let _ = writeln!(out, "\n## Pairs\n");
-        let _ = writeln!(
-            out,
-            "| query | modes | level A | level B | overlap@k | RBO_ext | tau-b | only in A | only in B | config differs |"
+        md_head(
+            &mut out,
+            [
+                "query",
+                "modes",
+                "level A",
+                "level B",
+                "overlap@k",
+                "RBO_ext",
+                "tau-b",
+                "only in A",
+                "only in B",
+                "config differs",
+            ],
+            &[
+                Left, Left, Left, Left, Right, Right, Right, Left, Left, Left,
+            ],
         );
-        let _ = writeln!(out, "|---|---|---|---|---:|---:|---:|---|---|---|");
         for p in &report.pairs {
             let n = &p.numbers;
             let only = |side: &[super::OnlyOneSide]| {
@@ -105,23 +115,24 @@ pub fn compare_markdown(report: &CompareReport) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                md_cell(p.query.as_deref().unwrap_or(&p.name_a)),
-                n.mode_pair.label(),
-                n.level_a.as_str(),
-                n.level_b.as_str(),
-                opt(n.overlap_docs),
-                opt(n.rbo.map(|r| r.ext)),
-                opt(n.kendall_tau_b),
-                only(&p.only_in_a),
-                only(&p.only_in_b),
-                p.config_differences
-                    .iter()
-                    .map(|d| d.key.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            md_row(
+                &mut out,
+                [
+                    md_cell(p.query.as_deref().unwrap_or(&p.name_a)),
+                    n.mode_pair.label().to_string(),
+                    n.level_a.as_str().to_owned(),
+                    n.level_b.as_str().to_owned(),
+                    opt_num(n.overlap_docs),
+                    opt_num(n.rbo.map(|r| r.ext)),
+                    opt_num(n.kendall_tau_b),
+                    only(&p.only_in_a),
+                    only(&p.only_in_b),
+                    p.config_differences
+                        .iter()
+                        .map(|d| d.key.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ],
             );
         }
     }
@@ -166,68 +177,89 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
         c.only_in_a.len(),
         c.only_in_b.len()
     );
-    let _ = writeln!(
+    md_head(
         out,
-        "| metric | mean A | mean B | difference | wins | ties | losses | 95% CI | randomisation p | Holm p | t-test p |"
-    );
-    let _ = writeln!(
-        out,
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+        [
+            "metric",
+            "mean A",
+            "mean B",
+            "difference",
+            "wins",
+            "ties",
+            "losses",
+            "95% CI",
+            "randomisation p",
+            "Holm p",
+            "t-test p",
+        ],
+        &[
+            Left, Right, Right, Right, Right, Right, Right, Left, Right, Right, Right,
+        ],
     );
     for m in &c.metrics {
         let (ci, p, holm, t) = match &m.significance {
             Some(s) => (
-                format!("[{}, {}]", opt(s.ci_low), opt(s.ci_high)),
+                format!("[{}, {}]", opt_num(s.ci_low), opt_num(s.ci_high)),
                 p_value(s.permutation_p),
                 p_value(s.permutation_p_holm),
                 s.t_test.map_or_else(|| "–".to_owned(), |t| p_value(t.p)),
             ),
             None => ("–".into(), "–".into(), "–".into(), "–".into()),
         };
-        let _ = writeln!(
+        md_row(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {ci} | {p} | {holm} | {t} |",
-            m.metric,
-            opt(m.mean_a),
-            opt(m.mean_b),
-            m.mean_difference
-                .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}")),
-            m.wins,
-            m.ties,
-            m.losses
+            [
+                m.metric.to_owned(),
+                opt_num(m.mean_a),
+                opt_num(m.mean_b),
+                m.mean_difference
+                    .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}")),
+                m.wins.to_string(),
+                m.ties.to_string(),
+                m.losses.to_string(),
+                ci,
+                p,
+                holm,
+                t,
+            ],
         );
     }
-    let _ = writeln!(out, "\n| A \\\\ B | {} |", GOLDEN_LEVELS.join(" | "));
-    let _ = writeln!(out, "|---|{}", "---:|".repeat(4));
-    for (i, level) in GOLDEN_LEVELS.iter().enumerate() {
-        let cells: Vec<String> = c.level_transitions[i]
-            .iter()
-            .map(usize::to_string)
-            .collect();
-        let _ = writeln!(out, "| {level} | {} |", cells.join(" | "));
-    }
+    out.push('\n');
+    transitions_table(
+        out,
+        GoldenLevel::ALL.map(GoldenLevel::as_str),
+        &c.level_transitions,
+    );
     let changed: Vec<_> = c.cases.iter().filter(|d| d.level_a != d.level_b).collect();
     if !changed.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n| case | level A | level B | {} |",
-            METRICS.map(|m| format!("Δ {m}")).join(" | ")
-        );
-        let _ = writeln!(out, "|---|---|---|{}", "---:|".repeat(METRICS.len()));
+        out.push('\n');
+        let deltas = DELTA_METRICS.map(|m| format!("Δ {m}"));
+        let header = ["case", "level A", "level B"]
+            .into_iter()
+            .chain(deltas.iter().map(String::as_str));
+        let mut aligns = vec![Right; 3 + DELTA_METRICS.len()];
+        aligns[..3].fill(Left);
+        md_head(out, header, &aligns);
         for d in changed {
             let deltas: Vec<String> = d
                 .metrics
                 .iter()
                 .map(|v| format!("{:+.3}", v.delta))
                 .collect();
-            let _ = writeln!(
-                out,
-                "| {}{} | {} | {} | {} |",
+            let case = format!(
+                "{}{}",
                 md_cell(&d.case_id),
-                if d.regression { " (regression)" } else { "" },
-                d.level_a.as_str(),
-                d.level_b.as_str(),
-                deltas.join(" | ")
+                if d.regression { " (regression)" } else { "" }
+            );
+            md_row(
+                out,
+                [
+                    case,
+                    d.level_a.as_str().to_owned(),
+                    d.level_b.as_str().to_owned(),
+                ]
+                .into_iter()
+                .chain(deltas),
             );
         }
     }
@@ -254,15 +286,15 @@ pub fn compare_summary_text(report: &CompareReport) -> String {
             "  {:<16}{:>6} pairs  overlap@k mean {}  RBO_ext mean {}  level better {} worse {}  B kept none {}",
             g.group,
             g.pairs,
-            opt(g.overlap_docs.mean),
-            opt(g.rbo_ext.mean),
+            opt_num(g.overlap_docs.mean),
+            opt_num(g.rbo_ext.mean),
             g.level_improved,
             g.level_worsened,
             g.b_kept_none
         );
     }
     if let Some(golden) = &report.golden {
-        let _ = write!(out, "{}", golden_summary_text(golden));
+        let _ = write!(out, "{}", baseline_changes_text(golden));
     }
     for w in &report.warnings {
         let _ = writeln!(out, "  warning: {w}");
@@ -271,7 +303,7 @@ pub fn compare_summary_text(report: &CompareReport) -> String {
 }
 
 /// The golden deltas in a few lines.
-pub fn golden_summary_text(c: &GoldenComparison) -> String {
+pub fn baseline_changes_text(c: &GoldenComparison) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -290,8 +322,8 @@ pub fn golden_summary_text(c: &GoldenComparison) -> String {
             out,
             "  {:<15}A {}  B {}  diff {}{p}",
             m.metric,
-            opt(m.mean_a),
-            opt(m.mean_b),
+            opt_num(m.mean_a),
+            opt_num(m.mean_b),
             m.mean_difference
                 .map_or_else(|| "–".to_owned(), |d| format!("{d:+.3}"))
         );

@@ -1,10 +1,12 @@
 //! Exact outputs on the spec's example fixtures; every number computed by hand from the contract.
 #![allow(clippy::type_complexity)] // tuples of expected columns read best inline
 
-use ragtrace_core::input::{parse_documents, TraceKind};
-use ragtrace_core::label::CanonicalLabel;
+mod common;
+
+use common::fixture;
+use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{analyze, Analysis, Level, Settings, Status};
-use ragtrace_tests::fixture;
+use ragtrace_core::{parse_documents, TraceKind};
 
 fn analyse(files: &[&str], settings: &Settings) -> Analysis {
     let docs: Vec<(String, String)> = files.iter().map(|f| (f.to_string(), fixture(f))).collect();

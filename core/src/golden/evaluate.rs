@@ -1,0 +1,449 @@
+//! The evaluation: linking cases to traces, ranking metrics and each case's verdict.
+
+use super::cases::{CaseSet, GoldenCase};
+use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// One analysed trace, as the evaluator sees it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunTrace {
+    /// The trace's display name (`requestId` or `#<position>`).
+    pub name: String,
+    pub case_id: Option<String>,
+    pub query: Option<String>,
+    /// The trace's effective `returnN`: the cut-off of the ranking metrics.
+    pub k: usize,
+    /// The accepted blocks, in `acceptedRank` order.
+    pub blocks: Vec<RunBlock>,
+}
+
+/// One accepted block.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunBlock {
+    pub doc_id: String,
+    pub breadcrumb: Option<String>,
+    pub title: Option<String>,
+    /// The full, untruncated excerpt (coverage must not depend on `excerptMaxChars`).
+    pub excerpt: Option<String>,
+}
+
+/// Normalises text for substring matching: runs of Unicode white space become
+/// one space, the ends are trimmed, and every character is lowercased.
+///
+/// Lowercasing is per character (Unicode `Lowercase_Mapping`), not
+/// `str::to_lowercase`, whose context-sensitive final sigma would make a
+/// needle and the same word inside a longer text lowercase differently.
+pub fn normalize_query(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for ch in text.chars() {
+        if ch.is_whitespace() {
+            pending_space = true;
+            continue;
+        }
+        if pending_space && !out.is_empty() {
+            out.push(' ');
+        }
+        pending_space = false;
+        // The same mapping for ASCII, without the case-mapping iterator: most text
+        // is ASCII, and the page evaluates every case's text on each knob move.
+        if ch.is_ascii() {
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.extend(ch.to_lowercase());
+        }
+    }
+    out
+}
+
+/// The ranking metrics of one case at cut-off `k`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankingMetrics {
+    pub recall: f64,
+    pub precision: f64,
+    pub reciprocal_rank: f64,
+    pub ndcg: f64,
+}
+
+/// recall@k, precision@k, reciprocal rank and nDCG@k with binary relevance,
+/// as trec_eval's `recall_k`, `P_k`, `recip_rank` and `ndcg_cut_k` compute
+/// them:
+///
+/// - precision divides by `k` even when fewer documents were retrieved;
+/// - recall divides by the number of relevant documents;
+/// - the reciprocal rank looks at the whole ranking, not only the top `k`;
+/// - nDCG uses gain 1 and discount `log2(rank + 1)`; the ideal ranking puts
+///   all relevant documents first, so IDCG sums `min(|relevant|, k)` terms.
+///
+/// With no relevant documents, or `k = 0`, the undefined ratios are 0 (what
+/// trec_eval reports for a query with no relevant documents); never NaN.
+/// `ranking` must hold distinct documents.
+pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -> RankingMetrics {
+    let is_rel = |doc: &String| relevant.contains(doc.as_str());
+    let top = &ranking[..ranking.len().min(k)];
+    let hits = top.iter().filter(|d| is_rel(d)).count();
+    let recall = if relevant.is_empty() {
+        0.0
+    } else {
+        hits as f64 / relevant.len() as f64
+    };
+    let precision = if k == 0 { 0.0 } else { hits as f64 / k as f64 };
+    let reciprocal_rank = ranking
+        .iter()
+        .position(is_rel)
+        .map_or(0.0, |i| 1.0 / (i + 1) as f64);
+    let discount = |i: usize| 1.0 / ((i + 2) as f64).log2(); // 0-based position i = rank i+1
+    let dcg: f64 = top
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| is_rel(d))
+        .map(|(i, _)| discount(i))
+        .fold(0.0, |total, gain| total + gain);
+    // Folding from +0.0: `Sum` for floats starts at -0.0, which would print as "-0".
+    let idcg: f64 = (0..relevant.len().min(k))
+        .map(discount)
+        .fold(0.0, |total, gain| total + gain);
+    let ndcg = if idcg > 0.0 { dcg / idcg } else { 0.0 };
+    RankingMetrics {
+        recall,
+        precision,
+        reciprocal_rank,
+        ndcg,
+    }
+}
+
+/// Finds each case's trace: the first trace with the same `caseId`; else the
+/// first trace *without* a `caseId` whose trimmed query equals the case's
+/// trimmed query. Returns, per case, the trace index and how it was found.
+pub(super) fn link_cases(
+    cases: &[GoldenCase],
+    runs: &[RunTrace],
+) -> Vec<Option<(usize, LinkedBy)>> {
+    link_cases_by_keys(
+        cases,
+        runs.iter()
+            .map(|run| (run.case_id.as_deref(), run.query.as_deref())),
+    )
+}
+
+/// [`link_cases`] over each trace's `(caseId, query)` alone, in batch order: the
+/// calibration links an analysis without building the evaluator's [`RunTrace`]s.
+pub(crate) fn link_cases_by_keys<'a>(
+    cases: &[GoldenCase],
+    trace_keys: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
+) -> Vec<Option<(usize, LinkedBy)>> {
+    // First occurrence wins: build the indexes walking the batch in order.
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
+    let mut by_query: HashMap<&str, usize> = HashMap::new();
+    for (i, (case_id, query)) in trace_keys.into_iter().enumerate() {
+        match case_id {
+            Some(id) => {
+                by_id.entry(id).or_insert(i);
+            }
+            None => {
+                if let Some(q) = query {
+                    by_query.entry(q.trim()).or_insert(i);
+                }
+            }
+        }
+    }
+    cases
+        .iter()
+        .map(|case| {
+            by_id
+                .get(case.case_id.as_str())
+                .map(|&i| (i, LinkedBy::CaseId))
+                .or_else(|| {
+                    case.query
+                        .as_deref()
+                        .and_then(|q| by_query.get(q.trim()))
+                        .map(|&i| (i, LinkedBy::Query))
+                })
+        })
+        .collect()
+}
+
+/// Evaluates every case against the runs (contract section 6). `default_k`
+/// (the global `returnN`) is the cut-off for a case without a trace.
+/// `config` and `diagnostics` of the result are left for the caller to fill.
+pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> GoldenReport {
+    let links = link_cases(cases, runs);
+    let mut linked = vec![false; runs.len()];
+    let mut first_at: HashMap<&str, usize> = HashMap::new();
+    let mut reports = Vec::with_capacity(cases.len());
+    for (i, (case, link)) in cases.iter().zip(&links).enumerate() {
+        let run = link.map(|(t, by)| {
+            linked[t] = true;
+            (&runs[t], by)
+        });
+        let mut report = evaluate_case(case, run, default_k);
+        match first_at.get(case.case_id.as_str()) {
+            Some(&first) => push_note(
+                &mut report.note,
+                format!("caseId also used by case {} of the cases file", first + 1),
+            ),
+            None => {
+                first_at.insert(case.case_id.as_str(), i);
+            }
+        }
+        reports.push(report);
+    }
+
+    let mut levels = LevelCounts::default();
+    for r in &reports {
+        match r.level {
+            GoldenLevel::Strong => levels.strong += 1,
+            GoldenLevel::Medium => levels.medium += 1,
+            GoldenLevel::Weak => levels.weak += 1,
+            GoldenLevel::Miss => levels.miss += 1,
+        }
+    }
+    // Means over all cases; an empty cases file has means of 0, not NaN.
+    let mean = |f: fn(&CaseReport) -> f64| {
+        if reports.is_empty() {
+            0.0
+        } else {
+            reports.iter().map(f).fold(0.0, |total, x| total + x) / reports.len() as f64
+        }
+    };
+    let summary = GoldenSummary {
+        cases: reports.len(),
+        levels,
+        mean_recall: mean(|r| r.recall),
+        mean_precision: mean(|r| r.precision),
+        mean_reciprocal_rank: mean(|r| r.reciprocal_rank),
+        mean_ndcg: mean(|r| r.ndcg),
+    };
+    let unlinked_traces = runs
+        .iter()
+        .zip(&linked)
+        .filter(|(_, l)| !**l)
+        .map(|(r, _)| r.name.clone())
+        .collect();
+    GoldenReport {
+        config: Value::Object(Map::new()),
+        summary,
+        cases: reports,
+        unlinked_traces,
+        diagnostics: Vec::new(),
+    }
+}
+
+fn push_note(note: &mut Option<String>, text: String) {
+    match note {
+        Some(n) => {
+            n.push_str("; ");
+            n.push_str(&text);
+        }
+        None => *note = Some(text),
+    }
+}
+
+/// Evaluates one case against its trace (or none).
+pub(super) fn evaluate_case(
+    case: &GoldenCase,
+    run: Option<(&RunTrace, LinkedBy)>,
+    default_k: usize,
+) -> CaseReport {
+    let no_blocks: &[RunBlock] = &[];
+    let blocks = run.map_or(no_blocks, |(r, _)| r.blocks.as_slice());
+    let k = run.map_or(default_k, |(r, _)| r.k);
+
+    // Relevant set: distinct, in file order (qrels cannot repeat a document).
+    let mut expected_doc_ids: Vec<String> = Vec::new();
+    for d in &case.expected_doc_ids {
+        if !expected_doc_ids.contains(d) {
+            expected_doc_ids.push(d.clone());
+        }
+    }
+    let relevant: HashSet<&str> = expected_doc_ids.iter().map(String::as_str).collect();
+
+    // Document ranking: each docId at its first position.
+    let mut doc_ranking: Vec<String> = Vec::new();
+    for b in blocks {
+        if !doc_ranking.contains(&b.doc_id) {
+            doc_ranking.push(b.doc_id.clone());
+        }
+    }
+    let matched_doc_ids: Vec<String> = doc_ranking
+        .iter()
+        .filter(|d| relevant.contains(d.as_str()))
+        .cloned()
+        .collect();
+    let unexpected_doc_ids: Vec<String> = doc_ranking
+        .iter()
+        .filter(|d| !relevant.contains(d.as_str()))
+        .cloned()
+        .collect();
+    let missing_doc_ids: Vec<String> = expected_doc_ids
+        .iter()
+        .filter(|d| !doc_ranking.contains(d))
+        .cloned()
+        .collect();
+    let doc_hit = !matched_doc_ids.is_empty();
+
+    // Expectations empty after normalisation would match everything; they
+    // are ignored (parse_cases warns about them).
+    let breadcrumbs: Vec<(&String, String)> = case
+        .expected_breadcrumbs
+        .iter()
+        .map(|b| (b, normalize_query(b)))
+        .filter(|(_, n)| !n.is_empty())
+        .collect();
+    let keywords: Vec<(&String, String)> = case
+        .expected_keywords
+        .iter()
+        .map(|w| (w, normalize_query(w)))
+        .filter(|(_, n)| !n.is_empty())
+        .collect();
+
+    let block_crumbs: Vec<String> = blocks
+        .iter()
+        .filter_map(|b| b.breadcrumb.as_deref().map(normalize_query))
+        .collect();
+    let matched_breadcrumbs: Vec<String> = breadcrumbs
+        .iter()
+        .filter(|(_, n)| block_crumbs.iter().any(|c| c.contains(n.as_str())))
+        .map(|(b, _)| (*b).clone())
+        .collect();
+    let breadcrumb_hit = !matched_breadcrumbs.is_empty();
+
+    // All blocks' breadcrumb, title and full excerpt joined with single
+    // spaces; normalising afterwards also collapses the joints. Only a case with
+    // keywords reads it (the text is most of an evaluation's time).
+    let text = if keywords.is_empty() {
+        String::new()
+    } else {
+        normalize_query(
+            &blocks
+                .iter()
+                .flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt])
+                .filter_map(|f| f.as_deref())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    };
+    let (found, missing): (Vec<_>, Vec<_>) = keywords
+        .iter()
+        .partition(|(_, n)| text.contains(n.as_str()));
+    let coverage = if keywords.is_empty() {
+        None
+    } else {
+        Some(found.len() as f64 / keywords.len() as f64)
+    };
+    let matched_keywords: Vec<String> = found.iter().map(|(w, _)| (*w).clone()).collect();
+    let missing_keywords: Vec<String> = missing.iter().map(|(w, _)| (*w).clone()).collect();
+
+    let evidence_hit = breadcrumb_hit
+        || coverage.is_some_and(|c| c >= 0.5)
+        || (breadcrumbs.is_empty() && keywords.is_empty());
+    let level = if doc_hit && evidence_hit {
+        GoldenLevel::Strong
+    } else if doc_hit {
+        GoldenLevel::Medium
+    } else if breadcrumb_hit || coverage.is_some_and(|c| c > 0.0) {
+        GoldenLevel::Weak
+    } else {
+        GoldenLevel::Miss
+    };
+
+    let metrics = ranking_metrics(&doc_ranking, &relevant, k);
+
+    let mut note = None;
+    match run {
+        None => push_note(
+            &mut note,
+            match &case.query {
+                Some(q) => format!(
+                    "no trace: none has caseId \"{}\" and none without a caseId has query \"{}\"",
+                    case.case_id,
+                    q.trim()
+                ),
+                None => format!("no trace: none has caseId \"{}\"", case.case_id),
+            },
+        ),
+        Some((r, _)) if r.blocks.is_empty() => {
+            push_note(&mut note, "the trace has no accepted block".to_owned())
+        }
+        Some(_) => {}
+    }
+    if expected_doc_ids.is_empty() {
+        push_note(
+            &mut note,
+            "no expected documents: docHit is false and every ranking metric is 0".to_owned(),
+        );
+    }
+    if k == 0 {
+        push_note(&mut note, "k is 0: the cut-off metrics are 0".to_owned());
+    }
+
+    CaseReport {
+        case_id: case.case_id.clone(),
+        query: case.query.clone(),
+        trace_name: run.map(|(r, _)| r.name.clone()),
+        linked_by: run.map(|(_, by)| by),
+        level,
+        doc_hit,
+        breadcrumb_hit,
+        coverage,
+        evidence_hit,
+        doc_ranking,
+        matched_doc_ids,
+        matched_breadcrumbs,
+        matched_keywords,
+        expected_doc_ids,
+        missing_doc_ids,
+        unexpected_doc_ids,
+        missing_keywords,
+        k,
+        recall: metrics.recall,
+        precision: metrics.precision,
+        reciprocal_rank: metrics.reciprocal_rank,
+        ndcg: metrics.ndcg,
+        note,
+        notes: case.notes.clone(),
+    }
+}
+
+impl RunTrace {
+    /// The evaluator's view of one analysed trace under the current configuration.
+    pub fn from_analysis(trace: &crate::TraceAnalysis) -> RunTrace {
+        RunTrace {
+            name: trace.name().into_owned(),
+            case_id: trace.trace.case_id.as_deref().map(str::to_owned),
+            query: trace.trace.query.as_deref().map(str::to_owned),
+            k: trace.return_n(),
+            blocks: trace
+                .accepted_blocks()
+                .map(|block| RunBlock {
+                    doc_id: block.doc_id.to_string(),
+                    breadcrumb: block.breadcrumb.as_deref().map(str::to_owned),
+                    title: block.title.as_deref().map(str::to_owned),
+                    excerpt: block
+                        .excerpt
+                        .as_ref()
+                        .map(|_| block.full_excerpt().to_owned()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Evaluates the cases against an analysis: the one entry point the CLI, the
+/// JS API and the page share, so all three report the same numbers.
+pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenReport {
+    let runs: Vec<RunTrace> = analysis
+        .traces
+        .iter()
+        .map(RunTrace::from_analysis)
+        .collect();
+    let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
+    evaluate_runs(&cases.cases, &runs, analysis.config.return_n)
+        .with_config(config)
+        .with_diagnostics(cases.diagnostics.iter().cloned())
+}

@@ -1,0 +1,23 @@
+//! Offline golden-set evaluation (contract section 6).
+//!
+//! Everything here is a pure function over plain data and independent of the
+//! per-trace pipeline: the caller turns each analysed trace into a
+//! [`RunTrace`] (its accepted blocks in `acceptedRank` order) and passes the
+//! cases parsed by [`parse_cases`]. That keeps the evaluator testable on
+//! hand-computed vectors and lets the CLI, the wasm API and the page share it.
+
+mod cases;
+mod evaluate;
+mod render;
+mod report;
+mod trec;
+
+pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase};
+pub(crate) use evaluate::link_cases_by_keys;
+pub use evaluate::{
+    evaluate_analysis, evaluate_runs, normalize_query, ranking_metrics, RankingMetrics, RunBlock,
+    RunTrace,
+};
+pub use render::{golden_markdown, golden_summary_text, md_cell};
+pub use report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
+pub use trec::{trec_qrels, trec_run, TREC_RUN_TAG};
