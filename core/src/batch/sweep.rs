@@ -85,6 +85,31 @@ impl SweepCounts {
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }
+
+    /// Adds the counts of another set of tops: the sweep of both sets together.
+    pub fn merge(&mut self, other: &SweepCounts) {
+        self.total += other.total;
+        for (count, more) in self.highest.iter_mut().zip(&other.highest) {
+            *count += more;
+        }
+    }
+
+    /// The counts as plain numbers: how many tops, and per threshold how many reach it
+    /// as their highest (101 numbers).
+    pub fn to_parts(&self) -> (usize, &[usize]) {
+        (self.total, &self.highest)
+    }
+
+    /// The counts from [`to_parts`](Self::to_parts); `None` unless `highest` has one
+    /// number per threshold and they sum to at most `total` (tops below every
+    /// threshold, NaN for one, count in `total` only).
+    pub fn from_parts(total: usize, highest: &[usize]) -> Option<SweepCounts> {
+        let highest: [usize; STEPS] = highest.try_into().ok()?;
+        let reaching = highest
+            .iter()
+            .try_fold(0usize, |sum, &count| sum.checked_add(count))?;
+        (reaching <= total).then_some(SweepCounts { total, highest })
+    }
 }
 
 /// Sweep counts for the whole batch and per canonical mode.
@@ -96,6 +121,13 @@ pub struct SweepScopes {
 }
 
 impl SweepScopes {
+    /// Adds another set of traces' counts, scope by scope.
+    pub fn merge(&mut self, other: &SweepScopes) {
+        self.all.merge(&other.all);
+        self.dense.merge(&other.dense);
+        self.hybrid.merge(&other.hybrid);
+    }
+
     pub(crate) fn add(&mut self, t: &TraceAnalysis) {
         let Some(top) = t.top_quality else {
             return;
