@@ -2,7 +2,7 @@
 //! (`ragtrace_core::input::read_document`).
 
 use ragtrace_core::input;
-use ragtrace_core::ParsedBatch;
+use ragtrace_core::{ParsedBatch, Partial, Settings};
 use std::io::Read;
 
 /// Why reading an input stopped early.
@@ -31,6 +31,16 @@ pub(crate) fn read_document(
         input::ReadError::Input(err) => ReadError::Input(err),
         input::ReadError::Part(err) => ReadError::Output(err),
     })
+}
+
+/// The partial of the input `file` (`-` is standard input) under `settings`, read in
+/// chunks as [`read_document`] reads it. The settings must be valid.
+pub(crate) fn read_partial(file: &str, settings: &Settings) -> std::io::Result<Partial> {
+    if file == "-" {
+        Partial::from_reader(settings, "stdin", std::io::stdin().lock())
+    } else {
+        Partial::from_reader(settings, file, std::fs::File::open(file)?)
+    }
 }
 
 /// Reads every file into one batch; a file that cannot be read is reported and left
