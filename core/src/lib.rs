@@ -33,6 +33,6 @@ pub use config::{Config, ConfigError, HybridQuality, Settings};
 pub use input::{parse_document, parse_documents, parse_value, ParsedBatch, Trace};
 pub use legacy::LegacySummary;
 pub use outcome::Level;
-pub use partial::{DecodeError, MergeError, Partial, PartialBuilder};
+pub use partial::{CaseMatches, DecodeError, MergeError, Partial, PartialBuilder};
 pub use pipeline::Status;
 pub use trace_analysis::{Block, EvidenceComparison, Stages, TraceAnalysis};

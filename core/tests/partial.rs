@@ -244,3 +244,88 @@ fn corrupt_bytes_are_errors_not_panics() {
         }
     }
 }
+
+/// The lines of a generated batch for golden evaluation: some traces repeated later
+/// (the first must win), some without `requestId`, some given a case's `caseId`.
+fn golden_lines(count: usize, seed: u64, repeats: &[(u16, u16)], ids: &[u16]) -> Vec<Vec<u8>> {
+    let mut traces: Vec<Value> = generate_batch_lines(count, 3, seed)
+        .map(|line| serde_json::from_str(&line).expect("generated JSON"))
+        .collect();
+    for &(from, to) in repeats {
+        let from = usize::from(from) % count;
+        let mut copy = traces[from].clone();
+        if let Some(object) = copy.as_object_mut() {
+            object.remove("requestId");
+            object.remove("request_id");
+        }
+        let to = (usize::from(to) % count).max(from + 1);
+        traces.insert(to.min(traces.len()), copy);
+    }
+    for &at in ids {
+        let at = usize::from(at) % traces.len();
+        traces[at]["caseId"] = Value::from(format!("gen-case-{:03}", at % 7));
+    }
+    traces.iter().map(|t| t.to_string().into_bytes()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn sharded_golden_evaluation_is_the_whole(
+        seed in 0u64..1_000,
+        repeats in proptest::collection::vec((any::<u16>(), any::<u16>()), 0..8),
+        ids in proptest::collection::vec(any::<u16>(), 0..4),
+        cuts in proptest::collection::vec(any::<u16>(), 0..6),
+        reverse in any::<bool>(),
+        through_bytes in any::<bool>(),
+    ) {
+        let count = 60;
+        let settings = Settings::default();
+        let lines = golden_lines(count, seed, &repeats, &ids);
+        let mut cases_text: Value = serde_json::from_str(
+            &ragtrace_core::testdata::generate_cases(count, 3, seed),
+        ).expect("generated cases");
+        // Cases that link by caseId, some to traces given that id above.
+        if let Some(list) = cases_text["cases"].as_array_mut() {
+            for i in 0..7 {
+                list.push(serde_json::json!({
+                    "caseId": format!("gen-case-{i:03}"),
+                    "expectedDocIds": ["doc-1"]
+                }));
+            }
+        }
+        let cases = ragtrace_core::golden::parse_cases("cases.json", &cases_text.to_string())
+            .expect("valid cases");
+
+        let batch = parse_document_bytes("runs.jsonl", &joined(&lines));
+        let analysis = analyze(&batch, &settings, false).expect("valid settings");
+        let whole = serde_json::to_value(ragtrace_core::golden::evaluate_analysis(&cases, &analysis))
+            .expect("serialisable");
+
+        let mut parts: Vec<ragtrace_core::CaseMatches> = runs(lines.len(), &cuts)
+            .into_iter()
+            .map(|(start, end)| {
+                ragtrace_core::CaseMatches::from_lines(&settings, &cases, "runs.jsonl", start + 1, &lines[start..end])
+                    .expect("valid settings")
+            })
+            .map(|m| if through_bytes {
+                ragtrace_core::CaseMatches::from_bytes(&m.to_bytes()).expect("its own bytes")
+            } else {
+                m
+            })
+            .collect();
+        if reverse {
+            parts.reverse();
+        }
+        let merged = ragtrace_core::CaseMatches::merge(parts).expect("same settings and cases");
+        // The evaluation links cases (by query and by caseId) and lists unlinked traces.
+        let linked = whole["cases"].as_array().map_or(0, |c| c.iter().filter(|c| !c["linkedBy"].is_null()).count());
+        prop_assert!(linked >= 5, "{}", whole["cases"]);
+        prop_assert!(whole["unlinkedTraces"].as_array().is_some_and(|u| !u.is_empty()));
+        prop_assert_eq!(merged.traces(), analysis.traces.len());
+        let sharded = serde_json::to_value(merged.evaluate(&cases).expect("the same cases"))
+            .expect("serialisable");
+        prop_assert_eq!(sharded, whole);
+    }
+}

@@ -4,7 +4,8 @@
 //! binary encoding would save little). Decoding checks every count against the others,
 //! so corrupt bytes are an error, never a panic or a wrong view.
 
-use super::{Partial, Piece, PlacedError, PlacedWarning};
+use super::pieces::{in_order, Piece};
+use super::{Partial, PlacedError, PlacedWarning};
 use crate::batch::{SummaryBuilder, SweepCounts, SweepScopes};
 use crate::config::{Config, Settings};
 use serde::{Deserialize, Serialize};
@@ -32,9 +33,9 @@ pub enum DecodeError {
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DecodeError::NotAPartial => {
-                f.write_str("not a ragtrace partial (it does not start with \"ragtrace-partial\")")
-            }
+            DecodeError::NotAPartial => f.write_str(
+                "not a ragtrace partial (it does not start with \"ragtrace-partial\" or \"ragtrace-matches\")",
+            ),
             DecodeError::Version { found } => write!(
                 f,
                 "a ragtrace partial of format version {found}; this ragtrace reads version {FORMAT_VERSION} (make the partials and merge them with the same version)"
@@ -64,15 +65,61 @@ fn sweep_parts(counts: &SweepCounts) -> (usize, Vec<usize>) {
     (total, highest.to_vec())
 }
 
+/// `magic`, the format version, then `body` as compact JSON.
+pub(super) fn with_header(magic: &[u8], body: &impl Serialize) -> Vec<u8> {
+    let mut bytes = magic.to_vec();
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    // Plain data with string keys: serialising it cannot fail.
+    if let Err(err) = serde_json::to_writer(&mut bytes, body) {
+        debug_assert!(false, "plain data always serialises: {err}");
+    }
+    bytes
+}
+
+/// The body of bytes written by [`with_header`] with the same `magic`.
+pub(super) fn without_header<T: serde::de::DeserializeOwned>(
+    magic: &[u8],
+    bytes: &[u8],
+) -> Result<T, DecodeError> {
+    let rest = bytes.strip_prefix(magic).ok_or(DecodeError::NotAPartial)?;
+    let (version, body) = match rest {
+        [low, high, body @ ..] => (u16::from_le_bytes([*low, *high]), body),
+        _ => return Err(DecodeError::Corrupt("it ends inside its header".into())),
+    };
+    if version != FORMAT_VERSION {
+        return Err(DecodeError::Version { found: version });
+    }
+    serde_json::from_slice(body).map_err(|err| DecodeError::Corrupt(err.to_string()))
+}
+
+/// Settings from the `(key, value)` pairs of [`settings_pairs`], with their
+/// configuration.
+pub(super) fn settings_of_pairs(
+    pairs: &[(String, String)],
+) -> Result<(Settings, Config), DecodeError> {
+    let corrupt =
+        |err: crate::config::ConfigError| DecodeError::Corrupt(format!("its settings: {err}"));
+    let mut settings = Settings::default();
+    for (key, value) in pairs {
+        settings.set(key, value).map_err(corrupt)?;
+    }
+    let config = Config::from_settings(&settings).map_err(corrupt)?;
+    Ok((settings, config))
+}
+
+/// The settings' overrides as `--set key=value` writes them.
+pub(super) fn settings_pairs(settings: &Settings) -> Vec<(String, String)> {
+    settings
+        .overrides()
+        .map(|(key, value)| (key.name().to_owned(), value.to_string()))
+        .collect()
+}
+
 impl Partial {
     /// The partial as bytes that [`Partial::from_bytes`] reads back.
     pub fn to_bytes(&self) -> Vec<u8> {
         let encoded = Encoded {
-            settings: self
-                .settings
-                .overrides()
-                .map(|(key, value)| (key.name().to_owned(), value.to_string()))
-                .collect(),
+            settings: settings_pairs(&self.settings),
             pieces: self.pieces.clone(),
             summary: self.summary.clone(),
             sweep: [
@@ -83,37 +130,15 @@ impl Partial {
             warnings: self.warnings.clone(),
             input_errors: self.input_errors.clone(),
         };
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        // Plain data with string keys: serialising it cannot fail.
-        if let Err(err) = serde_json::to_writer(&mut bytes, &encoded) {
-            debug_assert!(false, "a partial always serialises: {err}");
-        }
-        bytes
+        with_header(MAGIC, &encoded)
     }
 
     /// A partial from the bytes of [`Partial::to_bytes`]; a wrong header, another
     /// format version or bytes that do not hold a consistent partial is an error.
     pub fn from_bytes(bytes: &[u8]) -> Result<Partial, DecodeError> {
-        let rest = bytes.strip_prefix(MAGIC).ok_or(DecodeError::NotAPartial)?;
-        let (version, body) = match rest {
-            [low, high, body @ ..] => (u16::from_le_bytes([*low, *high]), body),
-            _ => return Err(DecodeError::Corrupt("it ends inside its header".into())),
-        };
-        if version != FORMAT_VERSION {
-            return Err(DecodeError::Version { found: version });
-        }
+        let encoded: Encoded = without_header(MAGIC, bytes)?;
+        let (settings, config) = settings_of_pairs(&encoded.settings)?;
         let corrupt = |why: String| DecodeError::Corrupt(why);
-        let encoded: Encoded =
-            serde_json::from_slice(body).map_err(|err| corrupt(err.to_string()))?;
-        let mut settings = Settings::default();
-        for (key, value) in &encoded.settings {
-            settings
-                .set(key, value)
-                .map_err(|err| corrupt(format!("its settings: {err}")))?;
-        }
-        let config = Config::from_settings(&settings)
-            .map_err(|err| corrupt(format!("its settings: {err}")))?;
         let sweep_of = |(total, highest): &(usize, Vec<usize>)| {
             SweepCounts::from_parts(*total, highest)
                 .ok_or_else(|| corrupt("its sweep counts do not add up".into()))
@@ -140,7 +165,7 @@ impl Partial {
                 "a warning or an input error is of a piece it does not hold".into(),
             ));
         }
-        if !encoded.pieces.windows(2).all(|w| w[0] <= w[1]) {
+        if !in_order(&encoded.pieces) {
             return Err(corrupt("its pieces are not in batch order".into()));
         }
         Ok(Partial {

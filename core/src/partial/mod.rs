@@ -29,9 +29,12 @@
 //! refused ([`MergeError`]).
 
 mod build;
+mod cases;
 mod encode;
+mod pieces;
 
 pub use build::PartialBuilder;
+pub use cases::{CaseMatches, CaseMatchesBuilder, MATCHES_MAGIC};
 pub use encode::{DecodeError, FORMAT_VERSION, MAGIC};
 
 use crate::analysis::{BatchCounts, BatchView};
@@ -39,6 +42,7 @@ use crate::batch::{BatchWarning, Example, SummaryBuilder, SweepScopes, EXAMPLES}
 use crate::config::{Config, ConfigError, Key, Settings};
 use crate::diagnostic::{InputError, Severity};
 use crate::input::DocumentSummary;
+use pieces::{merge_pieces, offsets, Piece};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -56,22 +60,6 @@ pub struct Partial {
     warnings: Vec<PlacedWarning>,
     /// In batch order.
     input_errors: Vec<PlacedError>,
-}
-
-/// One document, or one run of lines of a document, that a partial counted.
-/// The field order is the batch order of pieces.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Piece {
-    source: String,
-    first_line: usize,
-    /// Trace positions handed out: traces analysed, and those that failed to read.
-    slots: usize,
-    traces: usize,
-    candidates: usize,
-    errors: usize,
-    /// Orders pieces that share all of the above (the same lines merged twice).
-    fingerprint: u64,
 }
 
 /// Where a warning was first seen: the piece, the trace's position in the piece, and
@@ -109,12 +97,18 @@ pub enum MergeError {
         one: String,
         another: String,
     },
+    /// Case matches gathered for different golden cases (or evaluated against cases
+    /// other than theirs).
+    Cases,
 }
 
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MergeError::Nothing => f.write_str("no partial to merge"),
+            MergeError::Cases => f.write_str(
+                "case matches gathered for different golden cases cannot be put together (gather every shard's with the same cases file)",
+            ),
             MergeError::Settings { key, one, another } => write!(
                 f,
                 "partials made under different settings cannot be merged: {key} is {one} in one and {another} in another"
@@ -218,15 +212,7 @@ impl Partial {
         let mut partial = Partial {
             settings,
             config,
-            pieces: vec![Piece {
-                source: document.source,
-                first_line,
-                slots: counts.slots,
-                traces: document.traces,
-                candidates: document.candidates,
-                errors: document.errors,
-                fingerprint: 0,
-            }],
+            pieces: vec![Piece::new(document, first_line, counts.slots)],
             summary: counts.summary,
             sweep: counts.sweep_counts,
             warnings,
@@ -266,21 +252,7 @@ impl Partial {
     /// `Ok` when `other` was made under the same settings as this partial (so the two
     /// can be merged), else the first setting that differs.
     pub fn check_mergeable(&self, other: &Partial) -> Result<(), MergeError> {
-        for &key in Key::ALL {
-            let (one, another) = (self.settings.value(key), other.settings.value(key));
-            if one != another {
-                let shown = |value: Option<crate::config::Value>| match value {
-                    Some(value) => value.to_string(),
-                    None => "not set".to_owned(),
-                };
-                return Err(MergeError::Settings {
-                    key: key.name().to_owned(),
-                    one: shown(one),
-                    another: shown(another),
-                });
-            }
-        }
-        Ok(())
+        same_settings(&self.settings, &other.settings)
     }
 
     /// This partial and `other` as one.
@@ -297,22 +269,8 @@ impl Partial {
         for part in &parts {
             first.check_mergeable(part)?;
         }
-        // Every piece, in batch order, and where each part's pieces went.
-        let mut order: Vec<(usize, usize)> = parts
-            .iter()
-            .enumerate()
-            .flat_map(|(p, part)| (0..part.pieces.len()).map(move |i| (p, i)))
-            .collect();
-        let piece = |&(p, i): &(usize, usize)| parts.get(p).and_then(|part| part.pieces.get(i));
-        order.sort_by(|a, b| piece(a).cmp(&piece(b)));
-        let mut moved: Vec<Vec<usize>> = parts.iter().map(|p| vec![0; p.pieces.len()]).collect();
-        for (at, &(p, i)) in order.iter().enumerate() {
-            if let Some(slot) = moved.get_mut(p).and_then(|m| m.get_mut(i)) {
-                *slot = at;
-            }
-        }
-        let pieces: Vec<Piece> = order.iter().filter_map(|at| piece(at).cloned()).collect();
-
+        let piece_lists: Vec<&[Piece]> = parts.iter().map(|p| p.pieces.as_slice()).collect();
+        let (pieces, moved) = merge_pieces(&piece_lists);
         let mut merged = Partial {
             settings: first.settings.clone(),
             config: first.config,
@@ -361,16 +319,7 @@ impl Partial {
     /// The batch view: what `ragtrace analyze --summary` prints (with the sweep when
     /// `with_sweep`) for the same traces.
     pub fn finish(&self, with_sweep: bool) -> BatchView {
-        // The positions handed out before each piece.
-        let offsets: Vec<usize> = self
-            .pieces
-            .iter()
-            .scan(0usize, |before, piece| {
-                let offset = *before;
-                *before = before.saturating_add(piece.slots);
-                Some(offset)
-            })
-            .collect();
+        let offsets = offsets(&self.pieces);
         let offset = |piece: usize| offsets.get(piece).copied().unwrap_or(0);
         let mut documents: Vec<DocumentSummary> = Vec::new();
         for piece in &self.pieces {
@@ -413,6 +362,26 @@ impl Partial {
             documents,
         }
     }
+}
+
+/// `Ok` when `one` and `another` set the same keys to the same values, else the
+/// first key (in the contract's order) that differs.
+fn same_settings(one: &Settings, another: &Settings) -> Result<(), MergeError> {
+    for &key in Key::ALL {
+        let (a, b) = (one.value(key), another.value(key));
+        if a != b {
+            let shown = |value: Option<crate::config::Value>| match value {
+                Some(value) => value.to_string(),
+                None => "not set".to_owned(),
+            };
+            return Err(MergeError::Settings {
+                key: key.name().to_owned(),
+                one: shown(a),
+                another: shown(b),
+            });
+        }
+    }
+    Ok(())
 }
 
 impl PlacedWarning {
