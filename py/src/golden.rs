@@ -2,6 +2,7 @@
 //! compare.json and calibration.json, from the core's same entry points.
 
 use crate::error::config_error;
+use crate::partial::CaseMatches;
 use crate::source::{self, traces};
 use crate::to_py::to_py;
 use pyo3::exceptions::PyValueError;
@@ -9,7 +10,8 @@ use pyo3::prelude::*;
 use ragtrace_core::runs::{self, CompareOptions};
 use ragtrace_core::{calibration, golden};
 
-/// `evaluate(cases, runs, config=None)`: report.json's object.
+/// `evaluate(cases, runs, config=None)`: report.json's object. `runs` may also be
+/// the merged `CaseMatches` of a batch analysed in shards.
 #[pyfunction]
 #[pyo3(signature = (cases, runs, config=None))]
 pub(crate) fn evaluate<'py>(
@@ -18,6 +20,19 @@ pub(crate) fn evaluate<'py>(
     runs: &Bound<'py, PyAny>,
     config: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(matches) = runs.cast::<CaseMatches>() {
+        if config.is_some_and(|c| !c.is_none()) {
+            return Err(PyValueError::new_err(
+                "evaluate: case matches carry the settings they were gathered under; give no config",
+            ));
+        }
+        let cases = source::cases(py, cases)?;
+        let matches = &matches.get().inner;
+        let report = py
+            .detach(|| matches.evaluate(&cases))
+            .map_err(|err| PyValueError::new_err(err.to_string()))?;
+        return to_py(py, &report);
+    }
     let settings = source::settings(py, config)?;
     source::config_of(py, &settings)?;
     let cases = source::cases(py, cases)?;

@@ -28,6 +28,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", py.get_type::<error::ConfigError>())?;
     m.add_class::<analyze::Analysis>()?;
     m.add_class::<partial::Partial>()?;
+    m.add_class::<partial::CaseMatches>()?;
+    m.add_function(wrap_pyfunction!(partial::case_matches, m)?)?;
     m.add_function(wrap_pyfunction!(partial::partial, m)?)?;
     m.add_function(wrap_pyfunction!(partial::merge, m)?)?;
     m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;

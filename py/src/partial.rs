@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString, PyTuple};
 use ragtrace_core::input::READ_CHUNK;
-use ragtrace_core::partial::{MergeError, PartialBuilder};
+use ragtrace_core::partial::{CaseMatchesBuilder, MergeError, PartialBuilder};
 
 /// The batch view of part of a batch under one configuration (`partial`'s and
 /// `merge`'s result).
@@ -66,37 +66,20 @@ impl Partial {
     }
 }
 
-/// The bytes of `bytes` or `bytearray`, else `None`.
-fn bytes_of(value: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
-    if let Ok(bytes) = value.cast::<PyBytes>() {
-        return Some(bytes.as_bytes().to_vec());
-    }
-    value.cast::<PyByteArray>().ok().map(|bytes| bytes.to_vec())
-}
-
-/// `partial(lines, config=None, *, source=None, first_line=1)`: the partial of the
-/// JSON Lines `lines` (any iterable of `str` or `bytes`, one line each), numbered
-/// from `first_line` in the document `source`.
-#[pyfunction]
-#[pyo3(signature = (lines, config=None, *, source=None, first_line=1))]
-pub(crate) fn partial(
+/// Hands the lines of `lines` (an iterable of `str` or `bytes`, one line each, its
+/// line end optional) to `push` in chunks of about a megabyte: the lines are
+/// gathered under the GIL and `push` (the parsing) runs without it.
+fn feed_lines(
     py: Python<'_>,
     lines: &Bound<'_, PyAny>,
-    config: Option<&Bound<'_, PyAny>>,
-    source: Option<&str>,
-    first_line: usize,
-) -> PyResult<Partial> {
+    mut push: impl FnMut(&[u8]) + Send,
+) -> PyResult<()> {
     if lines.is_instance_of::<PyString>() || lines.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(
             "lines: expected an iterable of lines, got one str or bytes \
              (split it first, e.g. text.splitlines())",
         ));
     }
-    let settings = source::settings(py, config)?;
-    let source = source.unwrap_or("input");
-    let mut builder = PartialBuilder::lines(&settings, source, first_line)
-        .map_err(|err| config_error(py, &err))?;
-    // Lines are gathered under the GIL and parsed without it, a chunk at a time.
     let mut chunk: Vec<u8> = Vec::with_capacity(READ_CHUNK);
     for line in lines.try_iter()? {
         let line = line?;
@@ -126,41 +109,165 @@ pub(crate) fn partial(
             chunk.push(b'\n');
         }
         if chunk.len() >= READ_CHUNK {
-            py.detach(|| builder.push_chunk(&chunk));
+            py.detach(|| push(&chunk));
             chunk.clear();
         }
     }
-    let inner = py.detach(|| {
-        builder.push_chunk(&chunk);
-        builder.finish()
-    });
+    py.detach(|| push(&chunk));
+    Ok(())
+}
+
+/// The bytes of `bytes` or `bytearray`, else `None`.
+fn bytes_of(value: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+    if let Ok(bytes) = value.cast::<PyBytes>() {
+        return Some(bytes.as_bytes().to_vec());
+    }
+    value.cast::<PyByteArray>().ok().map(|bytes| bytes.to_vec())
+}
+
+/// `partial(lines, config=None, *, source=None, first_line=1)`: the partial of the
+/// JSON Lines `lines` (any iterable of `str` or `bytes`, one line each), numbered
+/// from `first_line` in the document `source`.
+#[pyfunction]
+#[pyo3(signature = (lines, config=None, *, source=None, first_line=1))]
+pub(crate) fn partial(
+    py: Python<'_>,
+    lines: &Bound<'_, PyAny>,
+    config: Option<&Bound<'_, PyAny>>,
+    source: Option<&str>,
+    first_line: usize,
+) -> PyResult<Partial> {
+    let settings = source::settings(py, config)?;
+    let source = source.unwrap_or("input");
+    let mut builder = PartialBuilder::lines(&settings, source, first_line)
+        .map_err(|err| config_error(py, &err))?;
+    feed_lines(py, lines, |chunk| builder.push_chunk(chunk))?;
+    let inner = py.detach(|| builder.finish());
     Ok(Partial { inner })
 }
 
-/// `merge(partials)`: the partials as one (associative and commutative). Partials
-/// made under different settings raise `ConfigError` naming the first that differs.
+/// `merge(partials)`: the partials as one (associative and commutative), or the
+/// case matches as one when given `CaseMatches`. Partials made under different
+/// settings raise `ConfigError` naming the first that differs.
 #[pyfunction]
-pub(crate) fn merge(py: Python<'_>, partials: &Bound<'_, PyAny>) -> PyResult<Partial> {
-    let mut parts = Vec::new();
-    for part in partials.try_iter()? {
-        let part = part?;
-        let part = part
-            .cast::<Partial>()
-            .map_err(|_| PyTypeError::new_err("merge: expected an iterable of ragtrace.Partial"))?;
-        parts.push(part.get().inner.clone());
+pub(crate) fn merge(py: Python<'_>, partials: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let items = partials
+        .try_iter()?
+        .collect::<PyResult<Vec<Bound<'_, PyAny>>>>()?;
+    if items
+        .first()
+        .is_some_and(|first| first.is_instance_of::<CaseMatches>())
+    {
+        let parts = items
+            .iter()
+            .map(|item| {
+                item.cast::<CaseMatches>()
+                    .map(|m| m.get().inner.clone())
+                    .map_err(|_| mixed())
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let inner = py
+            .detach(|| ragtrace_core::CaseMatches::merge(parts))
+            .map_err(|err| merge_error(py, err))?;
+        return Ok(Py::new(py, CaseMatches { inner })?.into_any());
     }
-    match py.detach(|| ragtrace_core::Partial::merge(parts)) {
-        Ok(inner) => Ok(Partial { inner }),
-        Err(MergeError::Nothing) => Err(PyValueError::new_err(
-            "merge: no partial to merge (give at least one)",
-        )),
-        Err(err @ MergeError::Settings { .. }) => {
-            let raised = crate::error::ConfigError::new_err(err.to_string());
-            if let MergeError::Settings { key, .. } = err {
-                raised.value(py).setattr("key", key)?;
-            }
-            Err(raised)
+    let parts = items
+        .iter()
+        .map(|item| {
+            item.cast::<Partial>()
+                .map(|p| p.get().inner.clone())
+                .map_err(|_| mixed())
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let inner = py
+        .detach(|| ragtrace_core::Partial::merge(parts))
+        .map_err(|err| merge_error(py, err))?;
+    Ok(Py::new(py, Partial { inner })?.into_any())
+}
+
+fn mixed() -> PyErr {
+    PyTypeError::new_err(
+        "merge: expected an iterable of ragtrace.Partial (or of ragtrace.CaseMatches), not a mix",
+    )
+}
+
+fn merge_error(py: Python<'_>, err: MergeError) -> PyErr {
+    match err {
+        MergeError::Nothing => {
+            PyValueError::new_err("merge: no partial to merge (give at least one)")
         }
-        Err(err) => Err(PyValueError::new_err(err.to_string())),
+        MergeError::Settings { ref key, .. } => {
+            let raised = crate::error::ConfigError::new_err(err.to_string());
+            let _ = raised.value(py).setattr("key", key.as_str());
+            raised
+        }
+        other => PyValueError::new_err(other.to_string()),
     }
+}
+
+/// What a golden evaluation needs of part of a batch (`case_matches`' result):
+/// every trace's name and the traces that may link to a case. Merged with `merge`,
+/// evaluated with `evaluate(cases, matches)`.
+#[pyclass(module = "ragtrace", frozen)]
+pub struct CaseMatches {
+    pub(crate) inner: ragtrace_core::CaseMatches,
+}
+
+#[pymethods]
+impl CaseMatches {
+    /// Number of traces gathered.
+    fn __len__(&self) -> usize {
+        self.inner.traces()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<ragtrace.CaseMatches of {} traces>", self.inner.traces())
+    }
+
+    /// A compact, versioned encoding (what pickling ships).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes = py.detach(|| self.inner.to_bytes());
+        PyBytes::new(py, &bytes)
+    }
+
+    /// The matches `to_bytes` encoded; `ValueError` for bytes of another format
+    /// version or corrupt ones.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<CaseMatches> {
+        let bytes = bytes_of(data)
+            .ok_or_else(|| PyTypeError::new_err("from_bytes: expected bytes or bytearray"))?;
+        py.detach(|| ragtrace_core::CaseMatches::from_bytes(&bytes))
+            .map(|inner| CaseMatches { inner })
+            .map_err(|err| PyValueError::new_err(err.to_string()))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let from_bytes = slf.get_type().getattr("from_bytes")?;
+        let bytes = slf.get().to_bytes(py);
+        PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+    }
+}
+
+/// `case_matches(cases, lines, config=None, *, source=None, first_line=1)`: what
+/// `evaluate(cases, ...)` needs of these JSON Lines lines, to merge with the other
+/// shards' and evaluate once.
+#[pyfunction]
+#[pyo3(signature = (cases, lines, config=None, *, source=None, first_line=1))]
+pub(crate) fn case_matches(
+    py: Python<'_>,
+    cases: &Bound<'_, PyAny>,
+    lines: &Bound<'_, PyAny>,
+    config: Option<&Bound<'_, PyAny>>,
+    source: Option<&str>,
+    first_line: usize,
+) -> PyResult<CaseMatches> {
+    let settings = source::settings(py, config)?;
+    let cases = source::cases(py, cases)?;
+    let source = source.unwrap_or("input");
+    let mut builder = CaseMatchesBuilder::lines(&settings, &cases, source, first_line)
+        .map_err(|err| config_error(py, &err))?;
+    feed_lines(py, lines, |chunk| builder.push_chunk(chunk))?;
+    let inner = py.detach(|| builder.finish());
+    Ok(CaseMatches { inner })
 }

@@ -133,3 +133,60 @@ def test_bad_lines_and_bad_arguments() -> None:
         ragtrace.partial([1, 2])  # type: ignore[list-item]
     with pytest.raises(ragtrace.ConfigError):
         ragtrace.partial([], {"returnN": -2})
+
+
+def runs_as_json_lines(folder: Path) -> tuple[Path, list[bytes]]:
+    """golden-runs.json's traces as JSON Lines, each twice (a case links to the
+    first), with a bad line and a blank one among them."""
+    import json
+
+    traces = json.loads((ROOT / F / "golden-runs.json").read_text())["traces"]
+    lines = [json.dumps(t, ensure_ascii=False).encode() for t in traces]
+    lines = lines + [b"{oops", b""] + lines[::-1]
+    path = folder / "runs.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path, lines
+
+
+@settings(max_examples=25, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=40), max_size=6), order=st.randoms(use_true_random=False))
+def test_sharded_golden_evaluation_is_the_whole(
+    tmp_path_factory: pytest.TempPathFactory, cuts: list[int], order: random.Random
+) -> None:
+    path, lines = runs_as_json_lines(tmp_path_factory.mktemp("runs"))
+    cases = f"{F}/golden-cases.json"
+    bounds = sorted({0, len(lines), *(c for c in cuts if c < len(lines))})
+    shards = [
+        ragtrace.case_matches(cases, lines[start:end], source=str(path), first_line=start + 1)
+        for start, end in zip(bounds, bounds[1:])
+    ]
+    order.shuffle(shards)
+    shards = [pickle.loads(pickle.dumps(shard)) for shard in shards]
+    merged = ragtrace.merge(shards)
+    assert isinstance(merged, ragtrace.CaseMatches)
+    assert ragtrace.evaluate(cases, merged) == ragtrace.evaluate(cases, str(path))
+
+
+def test_sharded_golden_evaluation_is_the_cli_report(cli: Cli, tmp_path: Path) -> None:
+    import json
+
+    path, lines = runs_as_json_lines(tmp_path)
+    cases = f"{F}/golden-cases.json"
+    half = len(lines) // 2
+    merged = ragtrace.merge(
+        [
+            ragtrace.case_matches(cases, lines[half:], {"returnN": 3}, source=str(path), first_line=half + 1),
+            ragtrace.case_matches(cases, lines[:half], {"returnN": 3}, source=str(path)),
+        ]
+    )
+    cli.run("eval", "--cases", cases, "--set", "returnN=3", "--out-dir", str(tmp_path), str(path))
+    assert ragtrace.evaluate(cases, merged) == json.loads((tmp_path / "report.json").read_text())
+    with pytest.raises(ValueError, match="no config"):
+        ragtrace.evaluate(cases, merged, {"returnN": 3})
+    other_cases = f"{F}/golden-cases-sample.json"
+    with pytest.raises(ValueError, match="different golden cases"):
+        ragtrace.evaluate(other_cases, merged)
+    with pytest.raises(ValueError, match="different golden cases"):
+        ragtrace.merge([merged, ragtrace.case_matches(other_cases, lines[:2], {"returnN": 3})])
+    with pytest.raises(TypeError, match="not a mix"):
+        ragtrace.merge([merged, ragtrace.partial(lines[:2])])  # type: ignore[list-item]

@@ -65,3 +65,9 @@ shard_traces: int = view["summary"]["traces"]
 encoded: bytes = merged.to_bytes()
 again: ragtrace.Partial = ragtrace.Partial.from_bytes(encoded)
 n_traces: int = len(again)
+
+matches_a = ragtrace.case_matches("cases.json", ["{}"], source="runs.jsonl")
+matches_b = ragtrace.case_matches("cases.json", [b"{}"], source="runs.jsonl", first_line=2)
+all_matches: ragtrace.CaseMatches = ragtrace.merge([matches_a, matches_b])
+sharded_report = ragtrace.evaluate("cases.json", all_matches)
+sharded_cases: int = sharded_report["summary"]["cases"]

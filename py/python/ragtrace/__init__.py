@@ -7,6 +7,7 @@ py/README.md for the whole API and ``__init__.pyi`` for the result types.
 
 from ._native import (
     Analysis,
+    CaseMatches,
     ConfigError,
     InputError,
     Partial,
@@ -14,6 +15,7 @@ from ._native import (
     analyze,
     calibrate,
     canonical_label,
+    case_matches,
     compare,
     default_config,
     evaluate,
@@ -24,6 +26,7 @@ from ._native import (
 
 __all__ = [
     "Analysis",
+    "CaseMatches",
     "ConfigError",
     "InputError",
     "Partial",
@@ -31,6 +34,7 @@ __all__ = [
     "analyze",
     "calibrate",
     "canonical_label",
+    "case_matches",
     "compare",
     "default_config",
     "evaluate",

@@ -3,7 +3,7 @@ the CLI's JSON; these TypedDicts name its keys (contract section 7)."""
 
 import os
 from collections.abc import Iterable
-from typing import IO, Any, Literal, Union
+from typing import IO, Any, Literal, Union, overload
 
 from typing_extensions import NotRequired, Self, TypedDict
 
@@ -651,7 +651,7 @@ class Analysis:
 
 
 def analyze(source: Source, config: ConfigArg = None, *, sweep: bool = True) -> Analysis: ...
-def evaluate(cases: Source, runs: Source, config: ConfigArg = None) -> GoldenReport: ...
+def evaluate(cases: Source, runs: Source | CaseMatches, config: ConfigArg = None) -> GoldenReport: ...
 def compare(
     a: Source, b: Source, cases: Source | None = None, config: ConfigArg = None, *, rbo_p: float = 0.9
 ) -> CompareReport: ...
@@ -686,4 +686,27 @@ def partial(
     source: str | None = None,
     first_line: int = 1,
 ) -> Partial: ...
+@overload
 def merge(partials: Iterable[Partial]) -> Partial: ...
+@overload
+def merge(partials: Iterable[CaseMatches]) -> CaseMatches: ...
+
+
+class CaseMatches:
+    """What a golden evaluation needs of part of a batch (`case_matches`' result);
+    merged with `merge`, evaluated with `evaluate(cases, matches)`."""
+    def __len__(self) -> int: ...
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes | bytearray) -> CaseMatches: ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+
+
+def case_matches(
+    cases: Source,
+    lines: Iterable[str | bytes | bytearray],
+    config: ConfigArg = None,
+    *,
+    source: str | None = None,
+    first_line: int = 1,
+) -> CaseMatches: ...
