@@ -235,12 +235,40 @@ fn corrupt_bytes_are_errors_not_panics() {
             Err(DecodeError::Corrupt(_))
         ));
     }
+    // Counts at the edge of their type: merged, they saturate rather than overflow.
+    let header = ragtrace_core::partial::MAGIC.len() + 2;
+    let mut body: Value = serde_json::from_slice(&bytes[header..]).expect("a JSON body");
+    fn set_traces(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map.iter_mut() {
+                    if key == "traces" && inner.is_u64() {
+                        *inner = Value::from(u64::MAX - 1);
+                    } else {
+                        set_traces(inner);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(set_traces),
+            _ => {}
+        }
+    }
+    set_traces(&mut body);
+    let mut edge = bytes[..header].to_vec();
+    edge.extend_from_slice(body.to_string().as_bytes());
+    let read = Partial::from_bytes(&edge).expect("large counts are counts");
+    let twice = Partial::merge([read.clone(), read]).expect("same settings");
+    assert_eq!(twice.traces(), usize::MAX);
+    assert_eq!(twice.finish(false).summary.all.traces, usize::MAX);
     // Every single byte changed: an error or a partial, never a panic.
     for at in (ragtrace_core::partial::MAGIC.len() + 2)..bytes.len() {
         let mut altered = bytes.clone();
         altered[at] ^= 0x15;
         if let Ok(read) = Partial::from_bytes(&altered) {
             let _ = view(&read);
+            if let Ok(twice) = Partial::merge([read.clone(), read]) {
+                let _ = view(&twice);
+            }
         }
     }
 }

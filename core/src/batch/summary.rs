@@ -107,9 +107,9 @@ impl Tally {
 
     /// Adds `other`'s counts; `keys[k]` is this tally's key for `other`'s key `k`.
     fn merge(&mut self, other: &Tally, keys: &[usize]) {
-        self.traces += other.traces;
+        self.traces = self.traces.saturating_add(other.traces);
         for (count, more) in self.levels.iter_mut().zip(&other.levels) {
-            *count += more;
+            *count = count.saturating_add(*more);
         }
         for (key, row) in other.transitions.iter().enumerate() {
             let Some(&to) = keys.get(key) else {
@@ -120,13 +120,13 @@ impl Tally {
             }
             if let Some(mine) = self.transitions.get_mut(to) {
                 for (count, more) in mine.iter_mut().zip(row) {
-                    *count += more;
+                    *count = count.saturating_add(*more);
                 }
             }
         }
-        self.low_quality += other.low_quality;
-        self.retry_unfiltered += other.retry_unfiltered;
-        self.level_differs += other.level_differs;
+        self.low_quality = self.low_quality.saturating_add(other.low_quality);
+        self.retry_unfiltered = self.retry_unfiltered.saturating_add(other.retry_unfiltered);
+        self.level_differs = self.level_differs.saturating_add(other.level_differs);
     }
 
     fn finish(&self, keys: &RecordedKeys) -> ModeSummary {
@@ -144,7 +144,7 @@ impl Tally {
         }
         for (key, row) in self.transitions.iter().enumerate() {
             let from = keys.name(key);
-            let total: usize = row.iter().sum();
+            let total = row.iter().fold(0usize, |sum, n| sum.saturating_add(*n));
             if total == 0 {
                 continue;
             }

@@ -60,9 +60,9 @@ impl SweepCounts {
     /// The sweep: at each threshold the fraction of the tops that reach it.
     pub fn points(&self) -> Vec<SweepPoint> {
         let mut reaching = [0usize; STEPS];
-        let mut at_or_above = 0;
+        let mut at_or_above = 0usize;
         for (i, count) in self.highest.iter().enumerate().rev() {
-            at_or_above += count;
+            at_or_above = at_or_above.saturating_add(*count);
             if let Some(slot) = reaching.get_mut(i) {
                 *slot = at_or_above;
             }
@@ -88,9 +88,10 @@ impl SweepCounts {
 
     /// Adds the counts of another set of tops: the sweep of both sets together.
     pub fn merge(&mut self, other: &SweepCounts) {
-        self.total += other.total;
+        // Saturating: counts decoded from bytes may be anything.
+        self.total = self.total.saturating_add(other.total);
         for (count, more) in self.highest.iter_mut().zip(&other.highest) {
-            *count += more;
+            *count = count.saturating_add(*more);
         }
     }
 

@@ -36,7 +36,7 @@ impl Example {
     pub(crate) fn name(&self, offset: usize) -> String {
         match &self.request_id {
             Some(id) => id.to_string(),
-            None => format!("#{}", offset + self.position),
+            None => format!("#{}", offset.saturating_add(self.position)),
         }
     }
 }

@@ -241,7 +241,9 @@ impl Partial {
 
     /// Traces counted.
     pub fn traces(&self) -> usize {
-        self.pieces.iter().map(|p| p.traces).sum()
+        self.pieces
+            .iter()
+            .fold(0, |sum, p| sum.saturating_add(p.traces))
     }
 
     /// Documents or traces that could not be read.
