@@ -19,6 +19,14 @@ mod to_py;
 
 use pyo3::prelude::*;
 
+// pyo3 turns a Rust panic into a Python exception only when panics unwind; with
+// the workspace's release profile (panic = "abort") one would end the interpreter.
+#[cfg(panic = "abort")]
+compile_error!(
+    "build the Python package with panics that unwind: `maturin build` (py/pyproject.toml picks \
+     the `python` cargo profile), not a profile with panic = \"abort\" such as `release`"
+);
+
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
