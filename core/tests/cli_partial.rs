@@ -194,3 +194,77 @@ fn partials_of_different_settings_are_refused() {
     ]);
     assert_eq!(run.status.code(), Some(2));
 }
+
+/// A file cut into runs of lines (as `split -l` cuts it), each run's partial made
+/// with the file's name and its first line, merges into the summary of the file:
+/// input errors at the file's lines, unnamed traces at the file's positions.
+#[test]
+fn line_shards_of_a_file_merge_into_its_summary() {
+    let dir = temp_dir("lines");
+    let unnamed = |line: &str, options: bool| {
+        let mut trace: serde_json::Value = serde_json::from_str(line).expect("generated JSON");
+        if let Some(object) = trace.as_object_mut() {
+            object.remove("requestId");
+            object.remove("request_id");
+            if options {
+                object.insert("options".into(), serde_json::json!({ "maxL2Distance": -5 }));
+            }
+        }
+        trace.to_string()
+    };
+    let mut lines: Vec<String> = generate_batch_lines(30, 4, 9).collect();
+    lines[2] = unnamed(&lines[2], false);
+    lines[5] = "{\"candidates\": [".into();
+    lines[11] = String::new();
+    lines[21] = unnamed(&lines[21], true);
+    lines[23] = "[1, 2]".into();
+    lines[26] = unnamed(&lines[26], true);
+    let whole_file = dir.join("day.jsonl").display().to_string();
+    std::fs::write(&whole_file, lines.join("\n")).expect("a temporary file");
+    let whole = ragtrace(&["analyze", "--summary", "--sweep", whole_file.as_str()]);
+    let printed = String::from_utf8_lossy(&whole.stdout).into_owned();
+    // Unnamed traces of later shards are named by their position in the file (a
+    // blank line takes none, a line of two non-objects two).
+    assert!(printed.contains("[\"#21\",\"#27\"]"), "{printed}");
+
+    let mut partials = Vec::new();
+    for (i, start) in [0usize, 7, 8, 19, 25].into_iter().enumerate().rev() {
+        let end = [7, 8, 19, 25, 30][i];
+        let shard = dir.join(format!("shard-{i}.jsonl"));
+        std::fs::write(&shard, lines[start..end].join("\n")).expect("a shard");
+        let out = dir.join(format!("shard-{i}.partial")).display().to_string();
+        let first_line = (start + 1).to_string();
+        let shard = shard.display().to_string();
+        let run = ragtrace(&[
+            "analyze",
+            "--partial",
+            out.as_str(),
+            "--source",
+            whole_file.as_str(),
+            "--first-line",
+            first_line.as_str(),
+            shard.as_str(),
+        ]);
+        assert!(matches!(run.status.code(), Some(0 | 1)), "{}", stderr(&run));
+        partials.push(out);
+    }
+    let mut args = vec!["merge".to_owned(), "--sweep".to_owned()];
+    args.extend(partials);
+    let merged = ragtrace(&args);
+    assert_eq!(
+        String::from_utf8_lossy(&merged.stdout),
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    assert_eq!(merged.status.code(), whole.status.code());
+
+    let run = ragtrace(&[
+        "analyze",
+        "--partial",
+        "x",
+        "--source",
+        "a",
+        &whole_file,
+        &whole_file,
+    ]);
+    assert_eq!(run.status.code(), Some(2), "--source names one file");
+}

@@ -87,6 +87,24 @@ impl PartialBuilder {
         self.analyzer.analyze_part(part, |_| {});
     }
 
+    /// Feeds everything `input` holds, in chunks of
+    /// [`READ_CHUNK`](crate::input::READ_CHUNK) bytes (a whole document that is not
+    /// JSON at all is given up after its first chunk), and finishes. `Err` when the
+    /// input cannot be read.
+    pub fn read_from(mut self, mut input: impl std::io::Read) -> std::io::Result<Partial> {
+        let mut buffer = vec![0; crate::input::READ_CHUNK];
+        while self.refusal().is_none() {
+            let read = match input.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(read) => read,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(err),
+            };
+            self.push_chunk(buffer.get(..read).unwrap_or_default());
+        }
+        Ok(self.finish())
+    }
+
     /// The partial of everything fed.
     pub fn finish(mut self) -> Partial {
         self.analyse_parsed();

@@ -157,21 +157,11 @@ impl Partial {
     pub fn from_reader(
         settings: &Settings,
         source: &str,
-        mut input: impl std::io::Read,
+        input: impl std::io::Read,
     ) -> std::io::Result<Partial> {
-        let mut builder = PartialBuilder::document(settings, source)
-            .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?;
-        let mut buffer = vec![0; crate::input::READ_CHUNK];
-        while builder.refusal().is_none() {
-            let read = match input.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(read) => read,
-                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(err) => return Err(err),
-            };
-            builder.push_chunk(buffer.get(..read).unwrap_or_default());
-        }
-        Ok(builder.finish())
+        PartialBuilder::document(settings, source)
+            .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?
+            .read_from(input)
     }
 
     /// A partial of nothing: merged with any partial of the same settings, it changes

@@ -31,6 +31,15 @@ pub(crate) struct AnalyzeArgs {
     /// `ragtrace merge`) to this file instead of printing; it always keeps the sweep.
     #[arg(long, value_name = "OUT", conflicts_with_all = ["summary", "format"])]
     partial: Option<std::path::PathBuf>,
+    /// With --partial: read each FILE as a run of lines of a JSON Lines document,
+    /// starting at this line (a shard cut from a larger file, e.g. by `split -l`), so
+    /// its input errors have the larger file's line numbers.
+    #[arg(long, value_name = "N", requires = "partial", value_parser = clap::value_parser!(u64).range(1..))]
+    first_line: Option<u64>,
+    /// With --partial and one FILE: the name of the document it is (or whose lines it
+    /// holds), reported instead of FILE's.
+    #[arg(long, value_name = "NAME", requires = "partial")]
+    source: Option<String>,
     /// Trace files; '-' reads standard input.
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
@@ -51,7 +60,23 @@ pub(crate) fn run_analyze(args: AnalyzeArgs) -> ExitCode {
         }
     };
     if let Some(out) = &args.partial {
-        return write_partial(out, &args.files, &settings);
+        if args.source.is_some() && args.files.len() != 1 {
+            eprintln!(
+                "ragtrace: --source names the document of one FILE; got {}",
+                args.files.len()
+            );
+            return ExitCode::from(EXIT_USAGE);
+        }
+        let first_line = args
+            .first_line
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        return write_partial(
+            out,
+            &args.files,
+            &settings,
+            args.source.as_deref(),
+            first_line,
+        );
     }
     if args.format == Format::Json && !args.summary {
         whole(&args, &settings)
@@ -116,8 +141,15 @@ fn streamed(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
     end(&mut out, &view, partial)
 }
 
-/// Writes the partial of `files` to `out`: one partial per file, merged.
-fn write_partial(out: &std::path::Path, files: &[String], settings: &Settings) -> ExitCode {
+/// Writes the partial of `files` to `out`: one partial per file, merged; named
+/// `source`, and read as runs of lines from `first_line`, when given.
+fn write_partial(
+    out: &std::path::Path,
+    files: &[String],
+    settings: &Settings,
+    source: Option<&str>,
+    first_line: Option<usize>,
+) -> ExitCode {
     let mut merged = match Partial::empty(settings) {
         Ok(empty) => empty,
         Err(err) => {
@@ -127,7 +159,7 @@ fn write_partial(out: &std::path::Path, files: &[String], settings: &Settings) -
     };
     let mut unreadable = false;
     for file in files {
-        let partial = match read_partial(file, settings) {
+        let partial = match read_partial(file, settings, source, first_line) {
             Ok(partial) => partial,
             Err(err) => {
                 eprintln!("ragtrace: {file}: {err}");

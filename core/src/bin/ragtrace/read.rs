@@ -2,7 +2,7 @@
 //! (`ragtrace_core::input::read_document`).
 
 use ragtrace_core::input;
-use ragtrace_core::{ParsedBatch, Partial, Settings};
+use ragtrace_core::{ParsedBatch, Partial, PartialBuilder, Settings};
 use std::io::Read;
 
 /// Why reading an input stopped early.
@@ -34,12 +34,25 @@ pub(crate) fn read_document(
 }
 
 /// The partial of the input `file` (`-` is standard input) under `settings`, read in
-/// chunks as [`read_document`] reads it. The settings must be valid.
-pub(crate) fn read_partial(file: &str, settings: &Settings) -> std::io::Result<Partial> {
+/// chunks as [`read_document`] reads it, named `source` (else the file's name); with
+/// `first_line`, as a run of lines of a JSON Lines document starting at that line.
+/// The settings must be valid.
+pub(crate) fn read_partial(
+    file: &str,
+    settings: &Settings,
+    source: Option<&str>,
+    first_line: Option<usize>,
+) -> std::io::Result<Partial> {
+    let source = source.unwrap_or(if file == "-" { "stdin" } else { file });
+    let builder = match first_line {
+        Some(first_line) => PartialBuilder::lines(settings, source, first_line),
+        None => PartialBuilder::document(settings, source),
+    }
+    .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?;
     if file == "-" {
-        Partial::from_reader(settings, "stdin", std::io::stdin().lock())
+        builder.read_from(std::io::stdin().lock())
     } else {
-        Partial::from_reader(settings, file, std::fs::File::open(file)?)
+        builder.read_from(std::fs::File::open(file)?)
     }
 }
 
