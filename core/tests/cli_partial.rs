@@ -109,7 +109,18 @@ fn merged_partials_print_the_summary_of_all_the_files() {
             partial_of(&dir, "late.partial", &files[4..], &settings),
             partial_of(&dir, "early.partial", &files[..4], &settings),
         ];
-        for partials in [each, grouped] {
+        // Partials merged in two rounds: the first written as partials.
+        let mut rounds = Vec::new();
+        for (name, group) in [("odd.partial", 1), ("even.partial", 0)] {
+            let out = dir.join(name).display().to_string();
+            let mut args = vec!["merge".to_owned(), "--partial".to_owned(), out.clone()];
+            args.extend(each.iter().skip(group).step_by(2).cloned());
+            let run = ragtrace(&args);
+            assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+            assert!(run.stdout.is_empty());
+            rounds.push(out);
+        }
+        for partials in [each, grouped, rounds] {
             let mut args: Vec<String> = vec!["merge".into()];
             if sweep {
                 args.push("--sweep".into());

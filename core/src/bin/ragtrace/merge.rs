@@ -1,9 +1,9 @@
 //! `ragtrace merge`: partials made by `ragtrace analyze --partial` (or by any binding
 //! of the core), merged, printed as the batch view `ragtrace analyze --summary`
-//! prints for all their traces.
+//! prints for all their traces, or written as one partial (`--partial`).
 
 use super::analyze::end;
-use super::{print_input_errors, EXIT_USAGE};
+use super::{print_input_errors, EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::Partial;
 use std::path::PathBuf;
@@ -14,6 +14,10 @@ pub(crate) struct MergeArgs {
     /// Add the threshold sweep.
     #[arg(long)]
     sweep: bool,
+    /// Write the merged partial to this file instead of printing the summary (to
+    /// merge it again later with others).
+    #[arg(long, value_name = "OUT", conflicts_with = "sweep")]
+    partial: Option<PathBuf>,
     /// Partial files, as `ragtrace analyze --partial` writes them.
     #[arg(value_name = "PARTIAL", required = true)]
     partials: Vec<PathBuf>,
@@ -58,6 +62,13 @@ pub(crate) fn run_merge(args: MergeArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     };
     let view = merged.finish(args.sweep);
+    if let Some(out) = &args.partial {
+        if let Err(err) = std::fs::write(out, merged.to_bytes()) {
+            eprintln!("ragtrace: cannot write {}: {err}", out.display());
+            return ExitCode::from(EXIT_INPUT);
+        }
+        return ExitCode::SUCCESS;
+    }
     print_input_errors(&view.input_errors);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
