@@ -4,7 +4,7 @@
 //!
 //! **Batch order.** A partial is made of pieces, each a document or a run of lines of
 //! one, named by its source and the number of its first line. Merged, the pieces are
-//! in order of (source, first line): sources in name order, as a shell lists a glob,
+//! in order of (source, first line): sources in the byte order of their names,
 //! lines in order. So the finished view of merged partials is the view
 //! `ragtrace analyze --summary` prints for the same files listed in name order, read
 //! whole or in runs of lines. Pieces with the same place are ordered by their counts
