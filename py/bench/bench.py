@@ -115,8 +115,15 @@ def main() -> None:
 def ray_figures(args: argparse.Namespace, files: list[str]) -> None:
     import ray
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
-    import ray_summary
+    import importlib.util
+
+    # Loaded from its file without registering the module, so Ray ships its
+    # functions to the workers by value, as when the example runs as a script.
+    example = Path(__file__).resolve().parents[2] / "examples" / "ray_summary.py"
+    spec = importlib.util.spec_from_file_location("ray_summary", example)
+    assert spec is not None and spec.loader is not None
+    ray_summary = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ray_summary)
 
     total = sum(os.path.getsize(f) for f in files) / 1e6
     ray.init(num_cpus=args.ray_cpus, include_dashboard=False, log_to_driver=False)
