@@ -26,6 +26,7 @@ if [ "$which" = all ] || [ "$which" = native ]; then
   cargo bench -p ragtrace-core --bench analyze
   cargo bench -p ragtrace-core --bench calibration
   cargo bench -p ragtrace-core --bench compare
+  cargo bench -p ragtrace-core --bench partial
 fi
 if [ "$which" = all ] || [ "$which" = browser ]; then
   # Compiled as the site is: the release profile at the site profile's opt-level z

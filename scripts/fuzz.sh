@@ -16,7 +16,7 @@ seconds=${1:-120}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(documents structured differential cases settings link)
+  targets=(documents structured differential cases settings link partial)
 fi
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then

@@ -272,3 +272,31 @@ if [ ! -f "$audit_dir/node_modules/axe-core/axe.min.js" ] ||
     "puppeteer-core@$PUPPETEER_CORE_VERSION" "axe-core@$AXE_CORE_VERSION" >/dev/null
 fi
 ln -sfn "$audit_dir/node_modules" "$RAGTRACE_TOOLS_DIR/audit-node-modules"
+
+# 4. Python: the package's build and test tools --------------------------
+# (py/, scripts/test-python.sh) A virtual environment under the tools prefix,
+# never the system Python's site-packages. The pinned set is written to a stamp
+# file; an unchanged set is not reinstalled.
+PYTHON_VENV="$RAGTRACE_TOOLS_DIR/python-venv"
+PYTHON_PACKAGES=(
+  maturin==1.16.0
+  pytest==9.2.0
+  hypothesis==6.170.17
+  mypy==2.4.1
+  "ray[data]==2.60.0"
+  "dask[bag]==2026.8.0"
+)
+if [ "${RAGTRACE_SKIP_PYTHON:-}" != 1 ]; then
+  python_stamp="$PYTHON_VENV/ragtrace-packages.txt"
+  if [ ! -x "$PYTHON_VENV/bin/python" ] ||
+    [ "$(cat "$python_stamp" 2>/dev/null)" != "${PYTHON_PACKAGES[*]}" ]; then
+    if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+      apt_install python3-venv
+    fi
+    log "python3 -m venv $PYTHON_VENV; pip install ${PYTHON_PACKAGES[*]} (a few minutes, once)"
+    python3 -m venv "$PYTHON_VENV"
+    "$PYTHON_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
+    echo "${PYTHON_PACKAGES[*]}" >"$python_stamp"
+  fi
+fi
+# End of the Python block.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every check CI runs: formatting, lints (native and wasm32), native tests,
-# browser tests in headless Chromium and Firefox, the JS package's TypeScript
-# declarations, and a release build of the site.
+# Every check CI runs: formatting, lints (native and wasm32), native tests, the
+# Python package's tests, browser tests in headless Chromium and Firefox, the JS
+# package's TypeScript declarations, and a release build of the site.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -33,6 +33,9 @@ RUSTFLAGS="--cfg erase_components --cfg ragtrace_split" CARGO_TARGET_DIR="$ROOT/
 
 step "native tests"
 cargo test --workspace --all-features
+
+step "Python package: wheel, pytest, type check, engines (scripts/test-python.sh)"
+bash scripts/test-python.sh
 
 step "fuzz smoke (seconds per target)"
 # Only where a nightly toolchain and cargo-fuzz are already there: CI installs

@@ -106,6 +106,17 @@ pub struct BatchView {
     pub documents: Vec<DocumentSummary>,
 }
 
+/// The counts of a [`BatchAnalyzer`], before they are finished into a [`BatchView`].
+#[derive(Debug)]
+pub(crate) struct BatchCounts {
+    pub(crate) summary: SummaryBuilder,
+    pub(crate) warnings: WarningsBuilder,
+    pub(crate) sweep_counts: SweepScopes,
+    pub(crate) input_errors: Vec<InputError>,
+    /// Trace positions handed out (analysed traces and failed ones).
+    pub(crate) slots: usize,
+}
+
 /// Analyses traces one at a time and counts the batch view as they pass, so a caller
 /// can drop each trace's analysis once it has used it (memory bounded by one part,
 /// not by the batch). [`analyze`] is this over a whole batch.
@@ -205,6 +216,18 @@ impl BatchAnalyzer {
             warnings: view.warnings,
             input_errors: view.input_errors,
             documents: view.documents,
+        }
+    }
+
+    /// What the analyzer counted, as parts to merge with other analyzers' (a
+    /// [`Partial`](crate::Partial) is made of them).
+    pub(crate) fn into_counts(self) -> BatchCounts {
+        BatchCounts {
+            summary: self.summary,
+            warnings: self.warnings,
+            sweep_counts: self.sweep_counts,
+            input_errors: self.input_errors,
+            slots: self.slots,
         }
     }
 

@@ -1,9 +1,9 @@
 //! Errors and warnings as values with a place and a sentence a human can act on.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -60,7 +60,7 @@ impl Diagnostic {
 
 /// An input that could not be read at all (malformed JSON, wrong top-level shape),
 /// located by source name, 1-based line and column, and JSON pointer where known.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InputError {
     /// The file name (or `stdin`, `pasted text`).

@@ -18,6 +18,7 @@ mod input;
 mod label;
 mod legacy;
 mod outcome;
+mod partial;
 mod pipeline;
 mod quality;
 mod render;
@@ -29,8 +30,9 @@ mod trace_analysis;
 // Reading traces.
 pub use crate::diagnostic::{Diagnostic, InputError, Severity};
 pub use crate::input::{
-    parse_document, parse_document_bytes, parse_documents, parse_value, Candidate, DocumentReader,
-    DocumentSummary, ParsedBatch, Rank, Trace, TraceKind,
+    parse_document, parse_document_bytes, parse_documents, parse_value, read_batch, read_document,
+    Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace, TraceKind,
+    READ_CHUNK,
 };
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
 
@@ -51,6 +53,12 @@ pub use crate::outcome::{Level, Outcome};
 pub use crate::pipeline::{Decision, Excerpt, Status, StatusReason};
 pub use crate::quality::{quality_score, Quality, QualityBasis};
 pub use crate::trace_analysis::{Block, EvidenceComparison, Stages, TraceAnalysis};
+
+// A batch analysed in parts (shards) whose counts merge exactly.
+pub use crate::partial::{
+    CaseMatches, CaseMatchesBuilder, DecodeError, MergeError, Partial, PartialBuilder,
+    PARTIAL_FORMAT_VERSION, PARTIAL_MAGIC,
+};
 
 // The same batch under pinned settings (`eval --baseline`'s page counterpart).
 pub use crate::baseline::{

@@ -3,7 +3,7 @@
 use crate::label::CanonicalLabel;
 use crate::outcome::{normalise_level, Level};
 use crate::trace_analysis::{RecordedLevel, TraceAnalysis};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Counts over a set of traces. Count maps list only keys with a count >= 1.
@@ -25,7 +25,7 @@ pub struct ModeSummary {
 /// Recorded levels as small indices: the five levels first (`Level as usize`), then any
 /// other normalised text in order of first appearance. Counting by index instead of
 /// by `String` key allocates nothing per trace; the maps are built once at the end.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct RecordedKeys {
     other: Vec<String>,
 }
@@ -46,6 +46,22 @@ impl RecordedKeys {
         Level::ALL.len() + at
     }
 
+    /// The key of a name that is already normalised and names no level.
+    fn intern(&mut self, normalised: &str) -> usize {
+        let at = match self.other.iter().position(|k| k == normalised) {
+            Some(at) => at,
+            None => {
+                self.other.push(normalised.to_owned());
+                self.other.len() - 1
+            }
+        };
+        Level::ALL.len() + at
+    }
+
+    fn len(&self) -> usize {
+        Level::ALL.len() + self.other.len()
+    }
+
     fn name(&self, key: usize) -> &str {
         match Level::ALL.get(key) {
             Some(level) => level.as_str(),
@@ -58,7 +74,7 @@ impl RecordedKeys {
 }
 
 /// A [`ModeSummary`] being counted.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Tally {
     traces: usize,
     levels: [usize; 5],
@@ -89,6 +105,30 @@ impl Tally {
         self.level_differs += usize::from(t.level_differs);
     }
 
+    /// Adds `other`'s counts; `keys[k]` is this tally's key for `other`'s key `k`.
+    fn merge(&mut self, other: &Tally, keys: &[usize]) {
+        self.traces = self.traces.saturating_add(other.traces);
+        for (count, more) in self.levels.iter_mut().zip(&other.levels) {
+            *count = count.saturating_add(*more);
+        }
+        for (key, row) in other.transitions.iter().enumerate() {
+            let Some(&to) = keys.get(key) else {
+                continue;
+            };
+            if self.transitions.len() <= to {
+                self.transitions.resize(to + 1, [0; 5]);
+            }
+            if let Some(mine) = self.transitions.get_mut(to) {
+                for (count, more) in mine.iter_mut().zip(row) {
+                    *count = count.saturating_add(*more);
+                }
+            }
+        }
+        self.low_quality = self.low_quality.saturating_add(other.low_quality);
+        self.retry_unfiltered = self.retry_unfiltered.saturating_add(other.retry_unfiltered);
+        self.level_differs = self.level_differs.saturating_add(other.level_differs);
+    }
+
     fn finish(&self, keys: &RecordedKeys) -> ModeSummary {
         let mut out = ModeSummary {
             traces: self.traces,
@@ -104,7 +144,7 @@ impl Tally {
         }
         for (key, row) in self.transitions.iter().enumerate() {
             let from = keys.name(key);
-            let total: usize = row.iter().sum();
+            let total = row.iter().fold(0usize, |sum, n| sum.saturating_add(*n));
             if total == 0 {
                 continue;
             }
@@ -122,7 +162,10 @@ impl Tally {
 
 /// Builds a [`Summary`] one trace at a time, so `analyze` can count each trace while it
 /// is still in cache instead of walking the whole result again.
-#[derive(Debug, Default)]
+///
+/// Builders merge: the counts of two sets of traces add up to those of both, whatever
+/// the order the recorded spellings first appeared in.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct SummaryBuilder {
     keys: RecordedKeys,
     all: Tally,
@@ -148,6 +191,27 @@ impl SummaryBuilder {
             Some(CanonicalLabel::Hybrid) => self.hybrid.add(t, recorded),
             None => {}
         }
+    }
+
+    /// Adds the counts of `other` (another set of traces) to these.
+    pub(crate) fn merge(&mut self, other: &SummaryBuilder) {
+        let keys: Vec<usize> = (0..other.keys.len())
+            .map(|key| match Level::ALL.get(key) {
+                Some(_) => key,
+                None => self.keys.intern(other.keys.name(key)),
+            })
+            .collect();
+        self.all.merge(&other.all, &keys);
+        self.dense.merge(&other.dense, &keys);
+        self.hybrid.merge(&other.hybrid, &keys);
+    }
+
+    /// Whether every count refers to a recorded spelling this builder knows (a builder
+    /// decoded from bytes is checked with this before use).
+    pub(crate) fn is_consistent(&self) -> bool {
+        [&self.all, &self.dense, &self.hybrid]
+            .iter()
+            .all(|tally| tally.transitions.len() <= self.keys.len())
     }
 
     pub(crate) fn finish(&self) -> Summary {

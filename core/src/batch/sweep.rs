@@ -60,9 +60,9 @@ impl SweepCounts {
     /// The sweep: at each threshold the fraction of the tops that reach it.
     pub fn points(&self) -> Vec<SweepPoint> {
         let mut reaching = [0usize; STEPS];
-        let mut at_or_above = 0;
+        let mut at_or_above = 0usize;
         for (i, count) in self.highest.iter().enumerate().rev() {
-            at_or_above += count;
+            at_or_above = at_or_above.saturating_add(*count);
             if let Some(slot) = reaching.get_mut(i) {
                 *slot = at_or_above;
             }
@@ -85,6 +85,32 @@ impl SweepCounts {
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }
+
+    /// Adds the counts of another set of tops: the sweep of both sets together.
+    pub fn merge(&mut self, other: &SweepCounts) {
+        // Saturating: counts decoded from bytes may be anything.
+        self.total = self.total.saturating_add(other.total);
+        for (count, more) in self.highest.iter_mut().zip(&other.highest) {
+            *count = count.saturating_add(*more);
+        }
+    }
+
+    /// The counts as plain numbers: how many tops, and per threshold how many reach it
+    /// as their highest (101 numbers).
+    pub fn to_parts(&self) -> (usize, &[usize]) {
+        (self.total, &self.highest)
+    }
+
+    /// The counts from [`to_parts`](Self::to_parts); `None` unless `highest` has one
+    /// number per threshold and they sum to at most `total` (tops below every
+    /// threshold, NaN for one, count in `total` only).
+    pub fn from_parts(total: usize, highest: &[usize]) -> Option<SweepCounts> {
+        let highest: [usize; STEPS] = highest.try_into().ok()?;
+        let reaching = highest
+            .iter()
+            .try_fold(0usize, |sum, &count| sum.checked_add(count))?;
+        (reaching <= total).then_some(SweepCounts { total, highest })
+    }
 }
 
 /// Sweep counts for the whole batch and per canonical mode.
@@ -96,6 +122,13 @@ pub struct SweepScopes {
 }
 
 impl SweepScopes {
+    /// Adds another set of traces' counts, scope by scope.
+    pub fn merge(&mut self, other: &SweepScopes) {
+        self.all.merge(&other.all);
+        self.dense.merge(&other.dense);
+        self.hybrid.merge(&other.hybrid);
+    }
+
     pub(crate) fn add(&mut self, t: &TraceAnalysis) {
         let Some(top) = t.top_quality else {
             return;

@@ -2,7 +2,8 @@
 
 use crate::diagnostic::Severity;
 use crate::trace_analysis::{TraceAnalysis, COMPUTED_CODES};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// One kind of finding across the batch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -18,13 +19,62 @@ pub struct BatchWarning {
     pub examples: Vec<String>,
 }
 
-const EXAMPLES: usize = 5;
+pub(crate) const EXAMPLES: usize = 5;
+
+/// A trace that a warning names: by its `requestId`, else by its position in the
+/// batch (`#<position>`), which a part of a batch learns only when the parts before
+/// it are known.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) struct Example {
+    /// 1-based position among the traces the builder was given (failed ones counted).
+    pub(crate) position: usize,
+    pub(crate) request_id: Option<Arc<str>>,
+}
+
+impl Example {
+    /// The trace's name, its position moved on by the `offset` traces before the builder's.
+    pub(crate) fn name(&self, offset: usize) -> String {
+        match &self.request_id {
+            Some(id) => id.to_string(),
+            None => format!("#{}", offset.saturating_add(self.position)),
+        }
+    }
+}
+
+/// A [`BatchWarning`] being counted, with where it first appeared, so that counts of
+/// parts of a batch can be put together in batch order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct WarningTally {
+    pub(crate) code: String,
+    pub(crate) severity: Severity,
+    pub(crate) traces: usize,
+    /// The first finding's message.
+    pub(crate) message: String,
+    /// The first trace's position, and the entry's index among the builder's entries:
+    /// codes first seen on the same trace keep the order they were seen in.
+    pub(crate) first: (usize, usize),
+    /// The first few traces concerned, in batch order.
+    pub(crate) examples: Vec<Example>,
+}
+
+impl WarningTally {
+    /// The warning, names of unnamed traces moved on by `offset` positions.
+    pub(crate) fn finish(self, offset: usize) -> BatchWarning {
+        BatchWarning {
+            code: self.code,
+            severity: self.severity,
+            traces: self.traces,
+            message: self.message,
+            examples: self.examples.iter().map(|e| e.name(offset)).collect(),
+        }
+    }
+}
 
 /// Warnings and errors of every trace, grouped by code, in order of first appearance,
 /// counted one trace at a time (while the trace is still in cache).
 #[derive(Debug, Default)]
 pub(crate) struct WarningsBuilder {
-    out: Vec<BatchWarning>,
+    out: Vec<WarningTally>,
     /// Indices into `out` already counted for the current trace; reused across traces.
     counted: Vec<usize>,
     /// Where the entry of each code of [`COMPUTED_CODES`] is in `out`, once there is
@@ -35,6 +85,10 @@ pub(crate) struct WarningsBuilder {
 impl WarningsBuilder {
     pub(crate) fn add(&mut self, t: &TraceAnalysis) {
         self.counted.clear();
+        let example = || Example {
+            position: t.trace.position,
+            request_id: t.trace.request_id.clone(),
+        };
         for finding in t.findings() {
             let severity = finding.severity();
             if severity < Severity::Warning {
@@ -54,7 +108,7 @@ impl WarningsBuilder {
                         w.traces += 1;
                         w.severity = w.severity.max(severity);
                         if w.examples.len() < EXAMPLES {
-                            w.examples.push(t.name().into_owned());
+                            w.examples.push(example());
                         }
                     }
                 }
@@ -71,19 +125,26 @@ impl WarningsBuilder {
                     {
                         *slot = Some(at);
                     }
-                    self.out.push(BatchWarning {
+                    self.out.push(WarningTally {
                         code: d.code,
                         severity,
                         traces: 1,
                         message: d.message,
-                        examples: vec![t.name().into_owned()],
+                        first: (t.trace.position, at),
+                        examples: vec![example()],
                     });
                 }
             }
         }
     }
 
+    /// The warnings, in order of first appearance (positions are the batch's).
     pub(crate) fn finish(self) -> Vec<BatchWarning> {
+        self.out.into_iter().map(|w| w.finish(0)).collect()
+    }
+
+    /// The entries being counted, in order of first appearance.
+    pub(crate) fn into_tallies(self) -> Vec<WarningTally> {
         self.out
     }
 }

@@ -48,6 +48,7 @@ mod builder;
 mod derive;
 mod lookup;
 mod model;
+mod read;
 mod scalar;
 mod stream;
 mod visitors;
@@ -59,6 +60,7 @@ use visitors::TopSeed;
 
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
 pub(crate) use model::{Hot, NameHashes};
+pub use read::{read_batch, read_document, ReadError, READ_CHUNK};
 pub use stream::{parse_document_bytes, DocumentReader};
 
 /// Reads several documents (source name, full text) as one batch.

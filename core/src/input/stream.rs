@@ -96,6 +96,18 @@ impl DocumentReader {
         }
     }
 
+    /// A reader of lines `first_line`, `first_line + 1`, ... of a JSON Lines document
+    /// named `source`: a shard of a larger file, read as the whole file's reader reads
+    /// those lines (same traces, same input errors at the same lines). Its shape is
+    /// JSON Lines from the start, so it never reports an empty document; a byte-order
+    /// mark is taken off line 1 only.
+    pub fn lines(source: &str, first_line: usize) -> Self {
+        let mut reader = DocumentReader::new(source);
+        reader.shape = Shape::Lines;
+        reader.line_index = first_line.saturating_sub(1);
+        reader
+    }
+
     /// Feeds the next chunk of the document's bytes. Complete JSON Lines are parsed
     /// now (a line split across chunks is joined), so the work is proportional to the
     /// chunk; a single JSON document is kept for [`finish`](Self::finish).
@@ -280,6 +292,11 @@ impl DocumentReader {
         self.line_index += 1;
         let bytes = match bytes.split_last() {
             Some((b'\r', head)) if ended => head,
+            _ => bytes,
+        };
+        // A whole document's mark is gone by now; a shard's line 1 still has it.
+        let bytes = match bytes.strip_prefix(BOM) {
+            Some(rest) if index == 0 => rest,
             _ => bytes,
         };
         match std::str::from_utf8(bytes) {

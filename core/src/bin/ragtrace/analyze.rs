@@ -3,10 +3,10 @@
 //! batch view alone (`--summary`). Streamed, memory is bounded by the longest trace
 //! (and one chunk of the file), not by the file.
 
-use super::read::{read_batch, read_document, ReadError};
+use super::read::{read_batch, read_document, read_partial, ReadError};
 use super::{load_settings, print_input_errors, SettingsArgs, EXIT_INPUT, EXIT_USAGE};
 use clap::{Args, ValueEnum};
-use ragtrace_core::{analyze, BatchAnalyzer, Settings};
+use ragtrace_core::{analyze, BatchAnalyzer, Partial, Settings};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -27,6 +27,19 @@ pub(crate) struct AnalyzeArgs {
     /// errors and documents, without the traces (read in bounded memory).
     #[arg(long)]
     summary: bool,
+    /// Write the partial of the files (the batch view's counts, to merge with
+    /// `ragtrace merge`) to this file instead of printing; it always keeps the sweep.
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["summary", "format"])]
+    partial: Option<std::path::PathBuf>,
+    /// With --partial: read each FILE as a run of lines of a JSON Lines document,
+    /// starting at this line (a shard cut from a larger file, e.g. by `split -l`), so
+    /// its input errors have the larger file's line numbers.
+    #[arg(long, value_name = "N", requires = "partial", value_parser = clap::value_parser!(u64).range(1..))]
+    first_line: Option<u64>,
+    /// With --partial and one FILE: the name of the document it is (or whose lines it
+    /// holds), reported instead of FILE's.
+    #[arg(long, value_name = "NAME", requires = "partial")]
+    source: Option<String>,
     /// Trace files; '-' reads standard input.
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
@@ -46,6 +59,25 @@ pub(crate) fn run_analyze(args: AnalyzeArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if let Some(out) = &args.partial {
+        if args.source.is_some() && args.files.len() != 1 {
+            eprintln!(
+                "ragtrace: --source names the document of one FILE; got {}",
+                args.files.len()
+            );
+            return ExitCode::from(EXIT_USAGE);
+        }
+        let first_line = args
+            .first_line
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        return write_partial(
+            out,
+            &args.files,
+            &settings,
+            args.source.as_deref(),
+            first_line,
+        );
+    }
     if args.format == Format::Json && !args.summary {
         whole(&args, &settings)
     } else {
@@ -109,8 +141,54 @@ fn streamed(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
     end(&mut out, &view, partial)
 }
 
+/// Writes the partial of `files` to `out`: one partial per file, merged; named
+/// `source`, and read as runs of lines from `first_line`, when given.
+fn write_partial(
+    out: &std::path::Path,
+    files: &[String],
+    settings: &Settings,
+    source: Option<&str>,
+    first_line: Option<usize>,
+) -> ExitCode {
+    let mut merged = match Partial::empty(settings) {
+        Ok(empty) => empty,
+        Err(err) => {
+            eprintln!("ragtrace: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let mut unreadable = false;
+    for file in files {
+        let partial = match read_partial(file, settings, source, first_line) {
+            Ok(partial) => partial,
+            Err(err) => {
+                eprintln!("ragtrace: {file}: {err}");
+                unreadable = true;
+                continue;
+            }
+        };
+        merged = match merged.merge_with(partial) {
+            Ok(merged) => merged,
+            Err(err) => {
+                eprintln!("ragtrace: {file}: {err}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        };
+    }
+    print_input_errors(&merged.finish(false).input_errors);
+    if let Err(err) = std::fs::write(out, merged.to_bytes()) {
+        eprintln!("ragtrace: cannot write {}: {err}", out.display());
+        return ExitCode::from(EXIT_INPUT);
+    }
+    if unreadable || merged.input_error_count() > 0 {
+        ExitCode::from(EXIT_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// Writes the last line; the exit status says whether every input was read.
-fn end(out: &mut impl Write, last: &impl Serialize, partial: bool) -> ExitCode {
+pub(crate) fn end(out: &mut impl Write, last: &impl Serialize, partial: bool) -> ExitCode {
     if let Err(err) = write_line(out, last).and_then(|()| out.flush()) {
         eprintln!("ragtrace: cannot write the analysis: {err}");
         ExitCode::from(EXIT_INPUT)

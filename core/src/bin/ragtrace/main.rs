@@ -5,6 +5,7 @@
 mod analyze;
 mod calibrate;
 mod compare;
+mod merge;
 mod read;
 
 use clap::{Args, Parser, Subcommand};
@@ -44,6 +45,9 @@ enum Command {
     Calibrate(calibrate::CalibrateArgs),
     /// Compare two runs (trace sets for the same queries); write compare.json and compare.md.
     Compare(compare::CompareArgs),
+    /// Merge partials (from `analyze --partial`) and print the batch view of all their
+    /// traces, as `analyze --summary` prints it.
+    Merge(merge::MergeArgs),
 }
 
 #[derive(Args)]
@@ -96,6 +100,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => run_eval(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Compare(args) => compare::run_compare(args),
+        Command::Merge(args) => merge::run_merge(args),
     }
 }
 

@@ -1,14 +1,9 @@
-//! Reading input files as bytes, in chunks, through the core's `DocumentReader`: a
-//! line that is not UTF-8 costs only that line, JSON Lines are parsed as they are
-//! read, and a file that is not JSON is given up after its first chunk.
+//! Opening the input files (or standard input) for the core's chunked reader
+//! (`ragtrace_core::read_document`).
 
-use ragtrace_core::DocumentReader;
-use ragtrace_core::ParsedBatch;
+use ragtrace_core::ReadError as CoreReadError;
+use ragtrace_core::{ParsedBatch, Partial, PartialBuilder, Settings};
 use std::io::Read;
-
-/// Bytes read at a time: large enough that a read costs little per byte, small
-/// enough that a streamed analysis holds little besides the longest line.
-const CHUNK: usize = 1 << 20;
 
 /// Why reading an input stopped early.
 pub(crate) enum ReadError {
@@ -24,30 +19,41 @@ pub(crate) enum ReadError {
 /// error.
 pub(crate) fn read_document(
     file: &str,
-    mut part: impl FnMut(ParsedBatch) -> std::io::Result<()>,
+    part: impl FnMut(ParsedBatch) -> std::io::Result<()>,
 ) -> Result<(), ReadError> {
-    let (source, mut input): (&str, Box<dyn Read>) = if file == "-" {
+    let (source, input): (&str, Box<dyn Read>) = if file == "-" {
         ("stdin", Box::new(std::io::stdin().lock()))
     } else {
         let opened = std::fs::File::open(file).map_err(ReadError::Input)?;
         (file, Box::new(opened))
     };
-    let mut reader = DocumentReader::new(source);
-    let mut buffer = vec![0; CHUNK];
-    loop {
-        let read = match input.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(err) => return Err(ReadError::Input(err)),
-        };
-        reader.push(buffer.get(..read).unwrap_or_default());
-        if reader.refusal().is_some() {
-            break;
-        }
-        part(reader.take_parsed()).map_err(ReadError::Output)?;
+    ragtrace_core::read_document(source, input, part).map_err(|err| match err {
+        CoreReadError::Input(err) => ReadError::Input(err),
+        CoreReadError::Part(err) => ReadError::Output(err),
+    })
+}
+
+/// The partial of the input `file` (`-` is standard input) under `settings`, read in
+/// chunks as [`read_document`] reads it, named `source` (else the file's name); with
+/// `first_line`, as a run of lines of a JSON Lines document starting at that line.
+/// The settings must be valid.
+pub(crate) fn read_partial(
+    file: &str,
+    settings: &Settings,
+    source: Option<&str>,
+    first_line: Option<usize>,
+) -> std::io::Result<Partial> {
+    let source = source.unwrap_or(if file == "-" { "stdin" } else { file });
+    let builder = match first_line {
+        Some(first_line) => PartialBuilder::lines(settings, source, first_line),
+        None => PartialBuilder::document(settings, source),
     }
-    part(reader.finish()).map_err(ReadError::Output)
+    .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?;
+    if file == "-" {
+        builder.read_from(std::io::stdin().lock())
+    } else {
+        builder.read_from(std::fs::File::open(file)?)
+    }
 }
 
 /// Reads every file into one batch; a file that cannot be read is reported and left

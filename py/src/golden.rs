@@ -1,0 +1,99 @@
+//! `evaluate`, `compare` and `calibrate`: the objects the CLI writes as report.json,
+//! compare.json and calibration.json, from the core's same entry points.
+
+use crate::error::config_error;
+use crate::partial::CaseMatches;
+use crate::source::{self, traces};
+use crate::to_py::to_py;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use ragtrace_core::{
+    calibrate as calibrate_batch, compare_batches, evaluate_analysis, CompareOptions,
+};
+
+/// `evaluate(cases, runs, config=None)`: report.json's object. `runs` may also be
+/// the merged `CaseMatches` of a batch analysed in shards.
+#[pyfunction]
+#[pyo3(signature = (cases, runs, config=None))]
+pub(crate) fn evaluate<'py>(
+    py: Python<'py>,
+    cases: &Bound<'py, PyAny>,
+    runs: &Bound<'py, PyAny>,
+    config: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(matches) = runs.cast::<CaseMatches>() {
+        if config.is_some_and(|c| !c.is_none()) {
+            return Err(PyValueError::new_err(
+                "evaluate: case matches carry the settings they were gathered under; give no config",
+            ));
+        }
+        let cases = source::cases(py, cases)?;
+        let matches = &matches.get().inner;
+        let report = py
+            .detach(|| matches.evaluate(&cases))
+            .map_err(|err| PyValueError::new_err(err.to_string()))?;
+        return to_py(py, &report);
+    }
+    let settings = source::settings(py, config)?;
+    source::config_of(py, &settings)?;
+    let cases = source::cases(py, cases)?;
+    let batch = traces(py, runs, "runs")?;
+    let report = py
+        .detach(|| {
+            ragtrace_core::analyze(&batch, &settings, false)
+                .map(|analysis| evaluate_analysis(&cases, &analysis))
+        })
+        .map_err(|err| config_error(py, &err))?;
+    to_py(py, &report)
+}
+
+/// `calibrate(cases, runs, config=None)`: calibration.json's object.
+#[pyfunction]
+#[pyo3(signature = (cases, runs, config=None))]
+pub(crate) fn calibrate<'py>(
+    py: Python<'py>,
+    cases: &Bound<'py, PyAny>,
+    runs: &Bound<'py, PyAny>,
+    config: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let settings = source::settings(py, config)?;
+    source::config_of(py, &settings)?;
+    let cases = source::cases(py, cases)?;
+    let batch = traces(py, runs, "runs")?;
+    let result = py
+        .detach(|| {
+            ragtrace_core::analyze(&batch, &settings, false)
+                .map(|analysis| calibrate_batch(&cases, &analysis))
+        })
+        .map_err(|err| config_error(py, &err))?;
+    to_py(py, &result)
+}
+
+/// `compare(a, b, cases=None, config=None, *, rbo_p=0.9)`: compare.json's object.
+#[pyfunction]
+#[pyo3(signature = (a, b, cases=None, config=None, *, rbo_p=0.9))]
+pub(crate) fn compare<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    cases: Option<&Bound<'py, PyAny>>,
+    config: Option<&Bound<'py, PyAny>>,
+    rbo_p: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let settings = source::settings(py, config)?;
+    source::config_of(py, &settings)?;
+    let options = CompareOptions { rbo_p };
+    options
+        .validate()
+        .map_err(|message| PyValueError::new_err(format!("rbo_p: {message}")))?;
+    let cases = cases
+        .filter(|c| !c.is_none())
+        .map(|c| source::cases(py, c))
+        .transpose()?;
+    let batch_a = traces(py, a, "a")?;
+    let batch_b = traces(py, b, "b")?;
+    let report = py
+        .detach(|| compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options))
+        .map_err(|err| config_error(py, &err))?;
+    to_py(py, &report)
+}

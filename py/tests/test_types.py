@@ -1,0 +1,106 @@
+"""The stub against real use (mypy over typecheck_usage.py), and the stub's
+TypedDicts against real results: every key the package returns is declared."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ragtrace
+
+from conftest import ROOT, fixture
+
+STUB = Path(ragtrace.__file__).with_name("__init__.pyi")
+
+
+def test_usage_file_type_checks() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(Path(__file__).with_name("typecheck_usage.py"))],
+        cwd=ROOT / "py",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_checker_rejects_a_wrong_use(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text('import ragtrace\nx: str = ragtrace.analyze("f").summary()["traces"]\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(wrong)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and "Incompatible types" in done.stdout, done.stdout
+
+
+def declared() -> dict[str, tuple[set[str], set[str]]]:
+    """Each TypedDict of the stub: (all keys, required keys), bases included."""
+    tree = ast.parse(STUB.read_text())
+    classes: dict[str, tuple[set[str], set[str], list[str]]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            keys, required = set(), set()
+            for item in node.body:
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    keys.add(item.target.id)
+                    if "NotRequired" not in ast.unparse(item.annotation):
+                        required.add(item.target.id)
+            classes[node.name] = (keys, required, [ast.unparse(b) for b in node.bases])
+    out = {}
+    for name, (keys, required, bases) in classes.items():
+        for base in bases:
+            if base in classes:
+                keys = keys | classes[base][0]
+                required = required | classes[base][1]
+        out[name] = (keys, required)
+    return out
+
+
+def check(name: str, value: dict[str, Any], types: dict[str, tuple[set[str], set[str]]]) -> None:
+    keys, required = types[name]
+    assert set(value) <= keys, f"{name}: undeclared {set(value) - keys}"
+    assert required <= set(value), f"{name}: missing {required - set(value)}"
+
+
+@pytest.mark.parametrize("name", ["golden-runs.json", "lookup-result.jsonl", "hybrid-legacy-trace.json"])
+def test_results_have_the_declared_keys(name: str) -> None:
+    types = declared()
+    analysis = ragtrace.analyze(fixture(name))
+    whole = analysis.to_dict()
+    check("AnalysisObject", dict(whole), types)
+    check("Summary", dict(whole["summary"]), types)
+    check("ModeSummary", dict(whole["summary"]["byMode"]["dense"]), types)
+    check("Config", dict(whole["config"]), types)
+    for trace in whole["traces"]:
+        check("TraceAnalysis", dict(trace), types)
+        check("Stages", dict(trace["stages"]), types)
+        for block in trace["blocks"]:
+            check("Block", dict(block), types)
+        for diagnostic in trace["diagnostics"]:
+            check("Diagnostic", dict(diagnostic), types)
+    for warning in whole["warnings"]:
+        check("BatchWarning", dict(warning), types)
+    for point in whole["sweep"]:
+        check("SweepPoint", dict(point), types)
+    for row in analysis.rows():
+        check("Row", dict(row), types)
+    report = ragtrace.evaluate(fixture("golden-cases.json"), fixture("golden-runs.json"))
+    check("GoldenReport", dict(report), types)
+    for case in report["cases"]:
+        check("CaseReport", dict(case), types)
+    comparison = ragtrace.compare(fixture("compare-run-a.json"), fixture("compare-run-b.json"), fixture("compare-cases.json"))
+    check("CompareReport", dict(comparison), types)
+    for pair in comparison["pairs"]:
+        check("PairDetail", dict(pair), types)
+    assert comparison["golden"] is not None
+    check("GoldenComparison", dict(comparison["golden"]), types)
+    calibration = ragtrace.calibrate(fixture("calibration/cases.json"), fixture("calibration/traces.json"))
+    check("Calibration", dict(calibration), types)
+    check("GateCurve", dict(calibration["gate"]["all"]), types)
