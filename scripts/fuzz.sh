@@ -37,7 +37,7 @@ sanitizer=${FUZZ_SANITIZER:-none}
 # themselves, read in place; fuzz/seeds/ holds only inputs they do not cover.
 seeds_of() {
   case "$1" in
-    documents | differential) echo fuzz/seeds/documents tests/fixtures samples ;;
+    documents | differential | partial) echo fuzz/seeds/documents tests/fixtures samples ;;
     cases) echo tests/fixtures samples ;;
     *) echo "fuzz/seeds/$1" ;;
   esac

@@ -228,7 +228,7 @@ class Audit {
         return match ? Number(match[1].replaceAll(",", "")) : -1;
       });
     const before = await traceCount();
-    const fixture = path.join(__dirname, "..", "..", "tests", "fixtures", "lookup-result.jsonl");
+    const fixture = path.join(__dirname, "..", "..", "samples", "lookup-result.jsonl");
     const input = await page.$("#file-input");
     await input.uploadFile(fixture);
     await input.dispose();
