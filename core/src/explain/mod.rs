@@ -20,7 +20,7 @@ mod trace;
 
 pub use case::Cause;
 pub use change::{Change, SettingValue};
-pub use render::explain_markdown;
+pub use render::{explain_markdown, explain_summary_text};
 
 use crate::analysis::Analysis;
 use crate::config::{Config, ConfigError, Settings};

@@ -19,6 +19,10 @@ fn change_cell(change: &Change) -> String {
 /// candidate that was not.
 pub fn explain_markdown(e: &Explanation) -> String {
     let mut out = String::from("# What would it take\n\n");
+    out.push_str(
+        "Each change is the nearest value of a setting (or the least pair) that flips \
+         what it is listed against, applied on top of the settings below.\n\n",
+    );
     let _ = writeln!(
         out,
         "{} traces, {} cases, under returnN = {}, maxChunksPerDocument = {}, maxL2Distance = {} \
@@ -118,7 +122,7 @@ pub fn explain_markdown(e: &Explanation) -> String {
         let dropped: Vec<_> = t
             .candidates
             .iter()
-            .filter(|c| !c.accepted_if.is_empty() || c.reason.is_some() && c.dropped_if.is_empty())
+            .filter(|c| c.status != crate::Status::Accepted)
             .collect();
         if dropped.is_empty() {
             continue;
@@ -135,8 +139,52 @@ pub fn explain_markdown(e: &Explanation) -> String {
                 "| {} | {} | {} | {} |",
                 c.index,
                 md_cell(&c.doc_id),
-                c.status.as_str(),
+                md_cell(c.status.as_str()),
                 md_cell(&with)
+            );
+        }
+    }
+    out
+}
+
+/// What `ragtrace explain` prints: the counts, and each change that finds missed cases
+/// as one line ("returnN = 7 recovers 5 of 12 misses, changes 40 traces' lists").
+pub fn explain_summary_text(e: &Explanation) -> String {
+    let candidates: usize = e.traces.iter().map(|t| t.candidates.len()).sum();
+    let not_accepted: usize = e
+        .traces
+        .iter()
+        .flat_map(|t| &t.candidates)
+        .filter(|c| c.status != crate::Status::Accepted)
+        .count();
+    let acceptable: usize = e
+        .traces
+        .iter()
+        .flat_map(|t| &t.candidates)
+        .filter(|c| !c.accepted_if.is_empty())
+        .count();
+    let mut out = format!(
+        "explain: {} traces, {candidates} candidates, {not_accepted} not accepted \
+         ({acceptable} accepted by some change of settings)\n",
+        e.summary.traces
+    );
+    if e.summary.cases > 0 {
+        let count = |cause: &str| e.summary.causes.get(cause).copied().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "cases: {}: found {}, dropped {} (a settings problem), not-retrieved {} (a retrieval problem), no-trace {}",
+            e.summary.cases,
+            count("found"),
+            count("dropped"),
+            count("not-retrieved"),
+            count("no-trace")
+        );
+        for c in &e.summary.changes {
+            let levels: usize = c.level_transitions.values().sum();
+            let _ = writeln!(
+                out,
+                "  {} recovers {} of {} misses, changes {} traces' lists ({} levels), lowers {} cases' hit",
+                c.set, c.recovers, e.summary.misses, c.traces_changed, levels, c.hit_level_drops
             );
         }
     }

@@ -5,6 +5,7 @@
 mod analyze;
 mod calibrate;
 mod compare;
+mod explain;
 mod read;
 
 use clap::{Args, Parser, Subcommand};
@@ -41,6 +42,9 @@ enum Command {
     Calibrate(calibrate::CalibrateArgs),
     /// Compare two runs (trace sets for the same queries); write compare.json and compare.md.
     Compare(compare::CompareArgs),
+    /// For every candidate, level and golden case, the least change of settings that
+    /// flips it; write explain.json and explain.md.
+    Explain(explain::ExplainArgs),
 }
 
 #[derive(Args)]
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => run_eval(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Compare(args) => compare::run_compare(args),
+        Command::Explain(args) => explain::run(args),
     }
 }
 
