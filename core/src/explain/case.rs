@@ -49,6 +49,8 @@ pub(crate) struct ExplainedCase {
     pub(crate) explanation: CaseExplanation,
     /// The trace it links to, and how.
     pub(crate) link: Option<(usize, LinkedBy)>,
+    /// The processing positions of the candidates of an expected document.
+    pub(crate) expected: Vec<usize>,
 }
 
 /// The hit of `case` against `t` (or no trace) as the golden evaluation reports it.
@@ -80,6 +82,7 @@ pub(crate) fn explain_cases(
         .zip(links)
         .map(|(case, link)| {
             let linked = link.and_then(|(i, by)| Some((traces.get(i)?, tables.get(i)?, i, by)));
+            let mut expected = Vec::new();
             let explanation = match linked {
                 None => CaseExplanation {
                     case_id: case.case_id.clone(),
@@ -95,10 +98,14 @@ pub(crate) fn explain_cases(
                     ),
                 },
                 Some((t, table, index, by)) => {
-                    explain_linked(case, t, table, index, by, user, global, work)
+                    explain_linked(case, t, table, index, by, user, global, work, &mut expected)
                 }
             };
-            ExplainedCase { explanation, link }
+            ExplainedCase {
+                explanation,
+                link,
+                expected,
+            }
         })
         .collect()
 }
@@ -113,6 +120,7 @@ fn explain_linked(
     user: &Settings,
     global: &Config,
     work: &mut Work,
+    expected_positions: &mut Vec<usize>,
 ) -> CaseExplanation {
     let report = evaluate(case, Some((t, by)), global.return_n);
     let mut explained = CaseExplanation {
@@ -135,6 +143,7 @@ fn explain_linked(
         .filter(|(_, b)| report.expected_doc_ids.iter().any(|d| **d == *b.doc_id))
         .map(|(j, b)| (j, b.candidate.input_index, b.status))
         .collect();
+    expected_positions.extend(expected.iter().map(|&(j, _, _)| j));
     let Some(&(_, first_index, first_status)) = expected.first() else {
         explained.cause = Cause::NotRetrieved;
         explained.reason = Some(if report.expected_doc_ids.is_empty() {

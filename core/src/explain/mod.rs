@@ -30,6 +30,7 @@ use crate::outcome::Level;
 use crate::pipeline::Status;
 use crate::trace_analysis::{Scratch, TraceAnalysis};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -97,7 +98,7 @@ pub struct CandidateExplanation {
     /// Accepted: per setting, its nearest value that drops it.
     pub dropped_if: Vec<SetIf>,
     /// Why the list that applies is empty (`duplicate`, `invalid`, the first block).
-    pub reason: Option<String>,
+    pub reason: Option<Cow<'static, str>>,
 }
 
 /// One golden case: why it was or was not found, and what finds it.

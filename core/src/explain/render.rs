@@ -130,7 +130,7 @@ pub fn explain_markdown(e: &Explanation) -> String {
         out.push_str("\n| candidate | docId | status | accepted with |\n|---:|---|---|---|\n");
         for c in dropped {
             let with = if c.accepted_if.is_empty() {
-                c.reason.clone().unwrap_or_default()
+                c.reason.as_deref().unwrap_or_default().to_owned()
             } else {
                 changes(&c.accepted_if)
             };

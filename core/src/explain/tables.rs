@@ -43,6 +43,9 @@ pub(crate) struct Tables {
     /// The trace's current `maxChunksPerDocument` and `returnN`.
     pub(crate) cap: usize,
     pub(crate) return_n: usize,
+    /// The caps that decide differently from the current one, as `(distance, cap)`,
+    /// nearest first (see [`Tables::other_caps`]).
+    caps: Vec<(usize, usize)>,
 }
 
 impl Tables {
@@ -105,6 +108,12 @@ impl Tables {
         for cap in 1..=m {
             tables.fill_best(cap);
         }
+        let current = tables.cap.clamp(1, m);
+        tables.caps = (1..=m)
+            .filter(|&cap| cap != current)
+            .map(|cap| (cap.abs_diff(tables.cap), cap))
+            .collect();
+        tables.caps.sort_unstable();
         tables
     }
 
@@ -192,26 +201,36 @@ impl Tables {
     /// The caps that decide differently from the current one, nearest first: `1 ..
     /// saturating` as themselves and the saturating class as its value nearest to the
     /// current cap. Each comes with its distance from the current cap.
-    pub(crate) fn other_caps(&self) -> Vec<(usize, usize)> {
-        let current = self.cap.clamp(1, self.saturating_cap);
-        let mut caps: Vec<(usize, usize)> = (1..=self.saturating_cap)
-            .filter(|&cap| cap != current)
-            .map(|cap| (cap.abs_diff(self.cap), cap))
-            .collect();
-        caps.sort_unstable();
-        caps
+    pub(crate) fn other_caps(&self) -> &[(usize, usize)] {
+        &self.caps
     }
 
     /// The nearest caps (one, or two at the same distance) for which `holds` is true.
-    pub(crate) fn nearest_caps(&self, holds: impl Fn(usize) -> bool) -> Vec<usize> {
-        let caps = self.other_caps();
-        let Some(&(distance, _)) = caps.iter().find(|(_, cap)| holds(*cap)) else {
-            return Vec::new();
-        };
-        caps.iter()
-            .filter(|(d, cap)| *d == distance && holds(*cap))
+    pub(crate) fn nearest_caps<'a>(
+        &'a self,
+        holds: impl Fn(usize) -> bool + 'a,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let first = self
+            .caps
+            .iter()
+            .position(|&(_, cap)| holds(cap))
+            .unwrap_or(self.caps.len());
+        let distance = self.caps.get(first).map(|&(d, _)| d);
+        self.caps
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |&&(d, _)| Some(d) == distance)
+            .filter(move |&&(_, cap)| holds(cap))
             .map(|&(_, cap)| cap)
-            .collect()
+    }
+
+    /// Whether the list accepted under `cap` and `return_n` starts with the current one
+    /// (the same cap and at least as many blocks): every hit found now is still found,
+    /// and every text read now is still read in the same order.
+    pub(crate) fn extends_current(&self, cap: usize, return_n: usize) -> bool {
+        self.row(cap) == self.row(self.cap)
+            && self.accepted_count(cap, return_n) >= self.accepted_count(self.cap, self.return_n)
     }
 }
 
@@ -254,7 +273,16 @@ mod tests {
         assert_eq!(tables.least_return_n(3, 9), Some(4));
         assert!(!tables.accepts(3, 3, 3));
         assert_eq!(tables.other_caps(), [(1, 1), (1, 3)]);
-        assert_eq!(tables.nearest_caps(|cap| !tables.accepts(3, cap, 3)), [3]);
+        let nearest: Vec<usize> = tables
+            .nearest_caps(|cap| !tables.accepts(3, cap, 3))
+            .collect();
+        assert_eq!(nearest, [3]);
+        // Two caps at the same distance that both keep a1: both are listed.
+        let both: Vec<usize> = tables
+            .nearest_caps(|cap| tables.accepts(0, cap, 3))
+            .collect();
+        assert_eq!(both, [1, 3]);
+        assert!(tables.extends_current(2, 4) && !tables.extends_current(2, 2));
         assert_eq!(tables.top_quality(2, 3), Some(0.9));
         assert!(tables.same_list(2, 3));
         assert!(!tables.same_list(3, 3));

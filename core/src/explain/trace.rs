@@ -11,6 +11,7 @@ use crate::outcome::{outcome, Level};
 use crate::pipeline::Status;
 use crate::quality::QualityBasis;
 use crate::trace_analysis::{quality_of, reanalyze_trace, TraceAnalysis};
+use std::borrow::Cow;
 
 /// Explains `t` (analysed under `user`), and hands back its tables for the batch.
 pub(crate) fn explain_trace(
@@ -58,7 +59,7 @@ pub(crate) fn least_pairs(
 ) -> Vec<Change> {
     let mut best = usize::MAX;
     let mut pairs = Vec::new();
-    for (_, cap) in tables.other_caps() {
+    for &(_, cap) in tables.other_caps() {
         if let Some(return_n) = least_return_n(cap) {
             if return_n < best && return_n != tables.return_n {
                 best = return_n;
@@ -80,21 +81,29 @@ pub(crate) fn least_pairs(
 
 fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
     let (cap, return_n) = (tables.cap, tables.return_n);
-    t.blocks()
+    let candidates = t.trace.candidates();
+    // The hot entries, not the blocks: a block computes its quality again when built.
+    t.trace
+        .hot()
+        .iter()
+        .zip(&tables.status)
         .enumerate()
-        .map(|(j, block)| {
+        .filter_map(|(j, (h, &status))| Some((j, candidates.get(h.index)?, status)))
+        .map(|(j, candidate, status)| {
             let mut accepted_if = Vec::new();
             let mut dropped_if = Vec::new();
-            let reason = match block.status {
-                Status::Duplicate | Status::Invalid => Some(format!(
+            let reason = match status {
+                Status::Duplicate | Status::Invalid => Some(Cow::Owned(format!(
                     "{}: {}, so no setting changes this",
-                    block.status_reason(),
-                    if block.status == Status::Duplicate {
+                    t.block(j)
+                        .map(|b| b.status_reason().to_string())
+                        .unwrap_or_default(),
+                    if status == Status::Duplicate {
                         "evidence dedup is not a setting"
                     } else {
                         "a candidate with an invalid rank is never accepted"
                     }
-                )),
+                ))),
                 Status::Accepted => {
                     if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
                         dropped_if.push(Change::return_n(at - 1));
@@ -102,9 +111,9 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
                     for c in tables.nearest_caps(|c| !tables.accepts(j, c, return_n)) {
                         dropped_if.push(Change::max_chunks(c));
                     }
-                    dropped_if.is_empty().then(|| {
-                        "the first block of the walk is kept under every setting".to_owned()
-                    })
+                    dropped_if.is_empty().then_some(Cow::Borrowed(
+                        "the first block of the walk is kept under every setting",
+                    ))
                 }
                 Status::DocCap | Status::ReturnN => {
                     if let Some(at) = tables.least_return_n(j, cap) {
@@ -118,13 +127,13 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
                     }
                     accepted_if
                         .is_empty()
-                        .then(|| "no setting accepts it".to_owned())
+                        .then_some(Cow::Borrowed("no setting accepts it"))
                 }
             };
             CandidateExplanation {
-                index: block.candidate.input_index,
-                doc_id: block.candidate.doc_id.clone(),
-                status: block.status,
+                index: candidate.input_index,
+                doc_id: candidate.doc_id.clone(),
+                status,
                 accepted_if: accepted_if.into_iter().map(|set| SetIf { set }).collect(),
                 dropped_if: dropped_if.into_iter().map(|set| SetIf { set }).collect(),
                 reason,
@@ -215,7 +224,7 @@ impl Levels<'_> {
                 let level = self.level_at(tables.top_quality(c, tables.return_n));
                 self.better(level, direction)
             };
-            for c in tables.nearest_caps(moved) {
+            for c in tables.nearest_caps(moved).collect::<Vec<_>>() {
                 out.push(LevelIf {
                     set: Change::max_chunks(c),
                     level: self.level_at(tables.top_quality(c, tables.return_n)),
