@@ -3,7 +3,6 @@
 
 use super::case::{evaluate, Cause, ExplainedCase};
 use super::change::Change;
-use super::tables::Tables;
 use super::{ChangeImpact, ExplainSummary, Work};
 use crate::config::{Config, Key, Settings};
 use crate::golden::{GoldenCase, GoldenLevel};
@@ -42,7 +41,6 @@ fn hit_rank(level: GoldenLevel) -> u8 {
 pub(crate) fn summarise(
     cases: &[ExplainedCase],
     traces: &[TraceAnalysis],
-    tables: &[Tables],
     golden_cases: &[GoldenCase],
     user: &Settings,
     global: &Config,
@@ -56,19 +54,101 @@ pub(crate) fn summarise(
             }
         }
     }
+    // A case's fix only sets returnN and maxChunksPerDocument, so each trace's tables
+    // answer for every change at once: one pass over the traces.
+    let applied: Vec<Option<(Settings, Config)>> = changes
+        .iter()
+        .map(|change| {
+            let integer_only = change
+                .settings()
+                .all(|s| matches!(s.key, Key::ReturnN | Key::MaxChunksPerDocument));
+            change.apply(user).ok().filter(|_| integer_only)
+        })
+        .collect();
     let mut impacts: Vec<ChangeImpact> = changes
+        .iter()
+        .map(|&set| ChangeImpact {
+            set,
+            recovers: 0,
+            recovered_cases: Vec::new(),
+            traces_changed: 0,
+            level_transitions: BTreeMap::new(),
+            hit_level_drops: 0,
+        })
+        .collect();
+    let mut cases_of: Vec<Vec<usize>> = vec![Vec::new(); traces.len()];
+    for (at, case) in cases.iter().enumerate() {
+        if let Some(list) = case.link.and_then(|(i, _)| cases_of.get_mut(i)) {
+            list.push(at);
+        }
+    }
+    // Per change, the positions of the cases it recovers (listed in the cases' order).
+    let mut recovered_at: Vec<Vec<usize>> = vec![Vec::new(); changes.len()];
+    let mut table = std::mem::take(&mut work.tables);
+    for (i, t) in traces.iter().enumerate() {
+        table.fill(&t.trace, &t.config, &mut work.per_doc);
+        let per_change = changes.iter().zip(&applied).zip(&mut impacts);
+        for (((change, applied), impact), recovered) in per_change.zip(&mut recovered_at) {
+            let Some((settings, changed_global)) = applied else {
+                continue;
+            };
+            let cap = change.count(Key::MaxChunksPerDocument).unwrap_or(table.cap);
+            let return_n = change.count(Key::ReturnN).unwrap_or(table.return_n);
+            if table.same_list(cap, return_n) {
+                continue;
+            }
+            impact.traces_changed += 1;
+            let level = outcome(table.top_quality(cap, return_n), &t.config, None).level;
+            if level != t.relevance_level {
+                *impact
+                    .level_transitions
+                    .entry(format!(
+                        "{}->{}",
+                        t.relevance_level.as_str(),
+                        level.as_str()
+                    ))
+                    .or_insert(0) += 1;
+            }
+            for &at in cases_of.get(i).map(Vec::as_slice).unwrap_or_default() {
+                let (Some(case), Some(golden_case)) = (cases.get(at), golden_cases.get(at)) else {
+                    continue;
+                };
+                let Some((_, by)) = case.link else { continue };
+                let found = if table.extends_current(cap, return_n) {
+                    // The list only grows at its end: no hit is lost, so only whether
+                    // an expected document comes in matters.
+                    case.expected
+                        .iter()
+                        .any(|&j| table.accepts(j, cap, return_n))
+                } else {
+                    let after = reanalyze_trace(t, settings, changed_global, &mut work.scratch);
+                    let report = evaluate(golden_case, Some((&after, by)), global.return_n);
+                    if hit_rank(report.level) > hit_rank(case.explanation.hit) {
+                        impact.hit_level_drops += 1;
+                    }
+                    report.doc_hit
+                };
+                if case.explanation.cause != Cause::Found && found {
+                    recovered.push(at);
+                }
+            }
+        }
+    }
+    work.tables = table;
+    let mut impacts: Vec<ChangeImpact> = impacts
         .into_iter()
-        .filter_map(|change| {
-            impact(
-                change,
-                cases,
-                traces,
-                tables,
-                golden_cases,
-                user,
-                global,
-                work,
-            )
+        .zip(&applied)
+        .zip(recovered_at)
+        .filter(|((_, applied), _)| applied.is_some())
+        .map(|((mut impact, _), mut recovered)| {
+            recovered.sort_unstable();
+            impact.recovered_cases = recovered
+                .iter()
+                .filter_map(|&at| cases.get(at))
+                .map(|c| c.explanation.case_id.clone())
+                .collect();
+            impact.recovers = impact.recovered_cases.len();
+            impact
         })
         .collect();
     impacts.sort_by(|a, b| {
@@ -87,87 +167,4 @@ pub(crate) fn summarise(
             .count(),
         changes: impacts,
     }
-}
-
-/// `change` applied to the whole batch. The accepted lists and levels come from each
-/// trace's tables (a fix of a case only sets `returnN` and `maxChunksPerDocument`); the
-/// hit levels of the cases whose list changed come from the pipeline under the change.
-#[allow(clippy::too_many_arguments)]
-fn impact(
-    change: Change,
-    cases: &[ExplainedCase],
-    traces: &[TraceAnalysis],
-    tables: &[Tables],
-    golden_cases: &[GoldenCase],
-    user: &Settings,
-    global: &Config,
-    work: &mut Work,
-) -> Option<ChangeImpact> {
-    let (settings, changed_global) = change.apply(user).ok()?;
-    let integer_only = change
-        .settings()
-        .all(|s| matches!(s.key, Key::ReturnN | Key::MaxChunksPerDocument));
-    if !integer_only {
-        return None;
-    }
-    let mut changed = vec![false; traces.len()];
-    let mut traces_changed = 0;
-    let mut level_transitions = BTreeMap::new();
-    for ((t, table), changed) in traces.iter().zip(tables).zip(&mut changed) {
-        let cap = change.count(Key::MaxChunksPerDocument).unwrap_or(table.cap);
-        let return_n = change.count(Key::ReturnN).unwrap_or(table.return_n);
-        if table.same_list(cap, return_n) {
-            continue;
-        }
-        *changed = true;
-        traces_changed += 1;
-        let level = outcome(table.top_quality(cap, return_n), &t.config, None).level;
-        if level != t.relevance_level {
-            *level_transitions
-                .entry(format!(
-                    "{}->{}",
-                    t.relevance_level.as_str(),
-                    level.as_str()
-                ))
-                .or_insert(0) += 1;
-        }
-    }
-    let mut recovered_cases = Vec::new();
-    let mut hit_level_drops = 0;
-    for (case, golden_case) in cases.iter().zip(golden_cases) {
-        let Some((i, by)) = case.link else { continue };
-        if !changed.get(i).copied().unwrap_or(false) {
-            continue;
-        }
-        let (Some(t), Some(table)) = (traces.get(i), tables.get(i)) else {
-            continue;
-        };
-        let cap = change.count(Key::MaxChunksPerDocument).unwrap_or(table.cap);
-        let return_n = change.count(Key::ReturnN).unwrap_or(table.return_n);
-        let found = if table.extends_current(cap, return_n) {
-            // The list only grows at its end: no hit is lost, so only whether an
-            // expected document comes in matters.
-            case.expected
-                .iter()
-                .any(|&j| table.accepts(j, cap, return_n))
-        } else {
-            let after = reanalyze_trace(t, &settings, &changed_global, &mut work.scratch);
-            let report = evaluate(golden_case, Some((&after, by)), global.return_n);
-            if hit_rank(report.level) > hit_rank(case.explanation.hit) {
-                hit_level_drops += 1;
-            }
-            report.doc_hit
-        };
-        if case.explanation.cause != Cause::Found && found {
-            recovered_cases.push(case.explanation.case_id.clone());
-        }
-    }
-    Some(ChangeImpact {
-        set: change,
-        recovers: recovered_cases.len(),
-        recovered_cases,
-        traces_changed,
-        level_transitions,
-        hit_level_drops,
-    })
 }

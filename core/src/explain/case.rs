@@ -66,7 +66,6 @@ pub(crate) fn evaluate(
 pub(crate) fn explain_cases(
     cases: &[GoldenCase],
     traces: &[TraceAnalysis],
-    tables: &[Tables],
     user: &Settings,
     global: &Config,
     work: &mut Work,
@@ -81,7 +80,7 @@ pub(crate) fn explain_cases(
         .iter()
         .zip(links)
         .map(|(case, link)| {
-            let linked = link.and_then(|(i, by)| Some((traces.get(i)?, tables.get(i)?, i, by)));
+            let linked = link.and_then(|(i, by)| Some((traces.get(i)?, i, by)));
             let mut expected = Vec::new();
             let explanation = match linked {
                 None => CaseExplanation {
@@ -97,8 +96,22 @@ pub(crate) fn explain_cases(
                             .to_owned(),
                     ),
                 },
-                Some((t, table, index, by)) => {
-                    explain_linked(case, t, table, index, by, user, global, work, &mut expected)
+                Some((t, index, by)) => {
+                    let mut tables = std::mem::take(&mut work.tables);
+                    tables.fill(&t.trace, &t.config, &mut work.per_doc);
+                    let explained = explain_linked(
+                        case,
+                        t,
+                        &tables,
+                        index,
+                        by,
+                        user,
+                        global,
+                        work,
+                        &mut expected,
+                    );
+                    work.tables = tables;
+                    explained
                 }
             };
             ExplainedCase {

@@ -177,27 +177,19 @@ pub fn explain_analysis(
 ) -> Result<Explanation, ConfigError> {
     let config = Config::from_settings(settings)?;
     let mut work = Work::default();
-    let mut traces = Vec::with_capacity(analysis.traces.len());
-    let mut tables = Vec::with_capacity(analysis.traces.len());
-    for (index, t) in analysis.traces.iter().enumerate() {
-        let (explained, table) = trace::explain_trace(index, t, settings, &mut work);
-        traces.push(explained);
-        tables.push(table);
-    }
+    let traces = analysis
+        .traces
+        .iter()
+        .enumerate()
+        .map(|(index, t)| trace::explain_trace(index, t, settings, &mut work))
+        .collect();
     let (cases, summary) = match cases {
         Some(cases) => {
-            let explained = case::explain_cases(
-                &cases.cases,
-                &analysis.traces,
-                &tables,
-                settings,
-                &config,
-                &mut work,
-            );
+            let explained =
+                case::explain_cases(&cases.cases, &analysis.traces, settings, &config, &mut work);
             let summary = batch::summarise(
                 &explained,
                 &analysis.traces,
-                &tables,
                 &cases.cases,
                 settings,
                 &config,
@@ -221,7 +213,7 @@ pub fn explain_analysis(
 /// One trace's explanation alone (what the page computes for the trace it shows).
 /// `index` is the trace's position in the batch; `settings` those `t` was analysed under.
 pub fn explain_one(index: usize, t: &TraceAnalysis, settings: &Settings) -> TraceExplanation {
-    trace::explain_trace(index, t, settings, &mut Work::default()).0
+    trace::explain_trace(index, t, settings, &mut Work::default())
 }
 
 /// Scratch space reused across traces.
@@ -229,4 +221,6 @@ pub fn explain_one(index: usize, t: &TraceAnalysis, settings: &Settings) -> Trac
 pub(crate) struct Work {
     pub(crate) scratch: Scratch,
     pub(crate) per_doc: Vec<usize>,
+    /// One trace's tables at a time (see [`tables::Tables::fill`]).
+    pub(crate) tables: tables::Tables,
 }

@@ -46,24 +46,36 @@ pub(crate) struct Tables {
     /// The caps that decide differently from the current one, as `(distance, cap)`,
     /// nearest first (see [`Tables::other_caps`]).
     caps: Vec<(usize, usize)>,
+    /// Scratch of [`Tables::fill`]: blocks per document and acceptance with no cap.
+    per_doc_count: Vec<usize>,
+    uncapped: Vec<u32>,
 }
 
 impl Tables {
     /// Decides `trace` under every cap with the pipeline. `config` is the trace's
     /// effective configuration; `per_doc` is scratch space.
+    #[cfg(test)]
     pub(crate) fn of(trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) -> Tables {
+        let mut tables = Tables::default();
+        tables.fill(trace, config, per_doc);
+        tables
+    }
+
+    /// [`Tables::of`] into these tables' buffers: explaining a batch reuses one set of
+    /// tables, so a trace allocates nothing here.
+    pub(crate) fn fill(&mut self, trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) {
         let n = trace.candidates().len();
         let positions = trace.hot().len();
-        let mut tables = Tables {
-            positions,
-            cap: config.max_chunks_per_document,
-            return_n: config.return_n,
-            ..Tables::default()
-        };
+        self.positions = positions;
+        self.cap = config.max_chunks_per_document;
+        self.return_n = config.return_n;
+        self.quality.clear();
+        self.status.clear();
         // Qualities and the current statuses, in one pass under the configuration.
+        let (quality, status) = (&mut self.quality, &mut self.status);
         decide_hot(trace, config, per_doc, |h, decision| {
-            tables.quality.push(quality_of(h, n, config).score);
-            tables.status.push(decision.status);
+            quality.push(quality_of(h, n, config).score);
+            status.push(decision.status);
         });
         // No cap: how many blocks each document gets, hence the saturating cap.
         let unlimited = Config {
@@ -71,8 +83,10 @@ impl Tables {
             max_chunks_per_document: usize::MAX,
             ..*config
         };
-        let mut per_doc_count = vec![0usize; trace.doc_count()];
-        let mut uncapped = Vec::with_capacity(positions);
+        self.per_doc_count.clear();
+        self.per_doc_count.resize(trace.doc_count(), 0);
+        self.uncapped.clear();
+        let (per_doc_count, uncapped) = (&mut self.per_doc_count, &mut self.uncapped);
         decide_hot(trace, &unlimited, per_doc, |h, decision| {
             uncapped.push(decision.accepted_rank.unwrap_or(0) as u32);
             if decision.status == Status::Accepted {
@@ -81,11 +95,14 @@ impl Tables {
                 }
             }
         });
-        tables.saturating_cap = per_doc_count.iter().copied().max().unwrap_or(0).max(1);
-        let m = tables.saturating_cap;
-        tables.accepted = vec![0; m * positions];
-        tables.best = vec![0.0; m * positions];
-        tables.totals = vec![0; m];
+        self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
+        let m = self.saturating_cap;
+        self.accepted.clear();
+        self.accepted.resize(m * positions, 0);
+        self.best.clear();
+        self.best.resize(m * positions, 0.0);
+        self.totals.clear();
+        self.totals.resize(m, 0);
         for cap in 1..m {
             let capped = Config {
                 max_chunks_per_document: cap,
@@ -93,7 +110,7 @@ impl Tables {
             };
             let row = (cap - 1) * positions;
             let mut j = 0;
-            let accepted = &mut tables.accepted;
+            let accepted = &mut self.accepted;
             decide_hot(trace, &capped, per_doc, |_, decision| {
                 if let Some(slot) = accepted.get_mut(row + j) {
                     *slot = decision.accepted_rank.unwrap_or(0) as u32;
@@ -102,19 +119,21 @@ impl Tables {
             });
         }
         let row = (m - 1) * positions;
-        if let Some(last) = tables.accepted.get_mut(row..row + positions) {
-            last.copy_from_slice(&uncapped);
+        if let Some(last) = self.accepted.get_mut(row..row + positions) {
+            last.copy_from_slice(&self.uncapped);
         }
         for cap in 1..=m {
-            tables.fill_best(cap);
+            self.fill_best(cap);
         }
-        let current = tables.cap.clamp(1, m);
-        tables.caps = (1..=m)
-            .filter(|&cap| cap != current)
-            .map(|cap| (cap.abs_diff(tables.cap), cap))
-            .collect();
-        tables.caps.sort_unstable();
-        tables
+        let current = self.cap.clamp(1, m);
+        let from = self.cap;
+        self.caps.clear();
+        self.caps.extend(
+            (1..=m)
+                .filter(|&cap| cap != current)
+                .map(|cap| (cap.abs_diff(from), cap)),
+        );
+        self.caps.sort_unstable();
     }
 
     fn row(&self, cap: usize) -> usize {

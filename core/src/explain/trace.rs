@@ -13,20 +13,29 @@ use crate::quality::QualityBasis;
 use crate::trace_analysis::{quality_of, reanalyze_trace, TraceAnalysis};
 use std::borrow::Cow;
 
-/// Explains `t` (analysed under `user`), and hands back its tables for the batch.
+/// Explains `t` (analysed under `user`).
 pub(crate) fn explain_trace(
     index: usize,
     t: &TraceAnalysis,
     user: &Settings,
     work: &mut Work,
-) -> (TraceExplanation, Tables) {
-    let tables = Tables::of(&t.trace, &t.config, &mut work.per_doc);
-    let candidates = candidates(t, &tables);
-    let levels = Levels {
-        t,
-        tables: &tables,
-        user,
-    };
+) -> TraceExplanation {
+    let mut tables = std::mem::take(&mut work.tables);
+    tables.fill(&t.trace, &t.config, &mut work.per_doc);
+    let explained = explain_with(index, t, user, &tables, work);
+    work.tables = tables;
+    explained
+}
+
+fn explain_with(
+    index: usize,
+    t: &TraceAnalysis,
+    user: &Settings,
+    tables: &Tables,
+    work: &mut Work,
+) -> TraceExplanation {
+    let candidates = candidates(t, tables);
+    let levels = Levels { t, tables, user };
     let level_if = levels.level_if(work);
     let low_quality_if = levels.low_quality_if(work);
     let reason = level_if.is_empty().then(|| {
@@ -37,7 +46,7 @@ pub(crate) fn explain_trace(
             "no setting changes the level alone".to_owned()
         }
     });
-    let explained = TraceExplanation {
+    TraceExplanation {
         index,
         request_id: t.trace.request_id.clone(),
         level: t.relevance_level,
@@ -46,8 +55,7 @@ pub(crate) fn explain_trace(
         low_quality_if,
         reason,
         candidates,
-    };
-    (explained, tables)
+    }
 }
 
 /// The least pairs (cap, returnN) that give `holds_at`: for each cap other than the
@@ -82,8 +90,12 @@ pub(crate) fn least_pairs(
 fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
     let (cap, return_n) = (tables.cap, tables.return_n);
     let candidates = t.trace.candidates();
+    // Sized once: growing it would free the smaller buffers as it goes, and the
+    // allocator then merges them again on the next large request.
+    let mut out = Vec::with_capacity(t.trace.hot().len());
     // The hot entries, not the blocks: a block computes its quality again when built.
-    t.trace
+    let explained = t
+        .trace
         .hot()
         .iter()
         .zip(&tables.status)
@@ -106,10 +118,14 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
                 ))),
                 Status::Accepted => {
                     if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
-                        dropped_if.push(Change::return_n(at - 1));
+                        dropped_if.push(SetIf {
+                            set: Change::return_n(at - 1),
+                        });
                     }
                     for c in tables.nearest_caps(|c| !tables.accepts(j, c, return_n)) {
-                        dropped_if.push(Change::max_chunks(c));
+                        dropped_if.push(SetIf {
+                            set: Change::max_chunks(c),
+                        });
                     }
                     dropped_if.is_empty().then_some(Cow::Borrowed(
                         "the first block of the walk is kept under every setting",
@@ -117,13 +133,20 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
                 }
                 Status::DocCap | Status::ReturnN => {
                     if let Some(at) = tables.least_return_n(j, cap) {
-                        accepted_if.push(Change::return_n(at));
+                        accepted_if.push(SetIf {
+                            set: Change::return_n(at),
+                        });
                     }
                     for c in tables.nearest_caps(|c| tables.accepts(j, c, return_n)) {
-                        accepted_if.push(Change::max_chunks(c));
+                        accepted_if.push(SetIf {
+                            set: Change::max_chunks(c),
+                        });
                     }
                     if accepted_if.is_empty() {
-                        accepted_if = least_pairs(tables, |c| tables.least_return_n(j, c));
+                        accepted_if = least_pairs(tables, |c| tables.least_return_n(j, c))
+                            .into_iter()
+                            .map(|set| SetIf { set })
+                            .collect();
                     }
                     accepted_if
                         .is_empty()
@@ -134,12 +157,13 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
                 index: candidate.input_index,
                 doc_id: candidate.doc_id.clone(),
                 status,
-                accepted_if: accepted_if.into_iter().map(|set| SetIf { set }).collect(),
-                dropped_if: dropped_if.into_iter().map(|set| SetIf { set }).collect(),
+                accepted_if,
+                dropped_if,
                 reason,
             }
-        })
-        .collect()
+        });
+    out.extend(explained);
+    out
 }
 
 /// Which way a change moves the level.
