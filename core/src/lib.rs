@@ -12,6 +12,7 @@ mod batch;
 mod calibration;
 mod config;
 mod diagnostic;
+mod explain;
 mod fast_hash;
 mod golden;
 mod input;
@@ -58,6 +59,14 @@ pub use crate::trace_analysis::{Block, EvidenceComparison, Stages, TraceAnalysis
 pub use crate::partial::{
     CaseMatches, CaseMatchesBuilder, DecodeError, MergeError, Partial, PartialBuilder,
     PARTIAL_FORMAT_VERSION, PARTIAL_MAGIC,
+};
+
+// What would it take: the least change of settings that flips each candidate,
+// level, low-quality flag and golden case.
+pub use crate::explain::{
+    explain, explain_analysis, explain_markdown, explain_one, explain_summary_text,
+    CandidateExplanation, CaseExplanation, Cause, Change, ChangeImpact, ChangedSetting,
+    ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf, SetIf, TraceExplanation,
 };
 
 // The same batch under pinned settings (`eval --baseline`'s page counterpart).

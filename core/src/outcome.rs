@@ -113,7 +113,6 @@ pub struct Outcome {
 }
 
 /// `top_quality`: the best quality among accepted blocks, `None` when none was accepted.
-#[cfg(test)]
 pub(crate) fn outcome(
     top_quality: Option<f64>,
     config: &Config,

@@ -550,7 +550,7 @@ pub(crate) struct Scratch {
 }
 
 /// A candidate's quality from its hot entry; `n` is the trace's candidate count.
-fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
+pub(crate) fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
     match h.rank() {
         Some(rank) => quality(h.label, h.score(), rank, n, config, h.dense_distance()),
         None => Quality {

@@ -146,7 +146,12 @@ fn merged_partials_print_the_summary_of_all_the_files() {
 #[test]
 fn corrupt_or_foreign_partials_are_usage_errors_naming_the_file() {
     let dir = temp_dir("corrupt");
-    let good = partial_of(&dir, "good.partial", &[fixture_arg("dense-trace.json")], &[]);
+    let good = partial_of(
+        &dir,
+        "good.partial",
+        &[fixture_arg("dense-trace.json")],
+        &[],
+    );
     let bytes = std::fs::read(&good).expect("the partial");
 
     let cut = dir.join("cut.partial");

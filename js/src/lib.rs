@@ -37,3 +37,6 @@ const RESULT_TYPES: &str = include_str!("../types/ragtrace.d.ts");
 
 mod compare;
 pub use compare::compare_runs;
+
+mod explain;
+pub use explain::explain;

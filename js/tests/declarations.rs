@@ -221,6 +221,7 @@ fn every_interface_matches_the_json_the_api_returns() {
     }
     checker.checked.insert("Settings".to_owned());
     check_compare_report(&mut checker);
+    check_explanation(&mut checker);
 
     let declared: BTreeSet<String> = checker.interfaces.keys().cloned().collect();
     assert_eq!(declared, checker.checked, "interfaces without a check");
@@ -314,4 +315,40 @@ fn check_compare_report(checker: &mut Checker) {
             .map(|s| &s["tTest"])
             .filter(|v| !v.is_null()),
     );
+}
+
+const EXPLAIN_TRACES: &str = include_str!("../../tests/fixtures/explain-traces.json");
+const EXPLAIN_CASES: &str = include_str!("../../tests/fixtures/explain-cases.json");
+
+/// `explain`'s result: the explain fixtures (every cause, a least pair, a level edge).
+fn check_explanation(checker: &mut Checker) {
+    let batch = parse_document("input", EXPLAIN_TRACES);
+    let cases = ragtrace_core::parse_cases("cases", EXPLAIN_CASES).unwrap();
+    let explained = ragtrace_core::explain(&batch, &Settings::default(), Some(&cases)).unwrap();
+    let whole = serde_json::to_value(&explained).unwrap();
+    checker.check("Explanation", &whole);
+    checker.check("Config", &whole["config"]);
+    checker.check("ExplainSummary", &whole["summary"]);
+    checker.check_all("ChangeImpact", array(&whole["summary"]["changes"]));
+    let traces = array(&whole["traces"]);
+    checker.check_all("TraceExplanation", traces);
+    checker.check_all("LevelIf", traces.iter().flat_map(|t| array(&t["levelIf"])));
+    checker.check_all(
+        "LowQualityIf",
+        traces.iter().flat_map(|t| array(&t["lowQualityIf"])),
+    );
+    let candidates: Vec<&Value> = traces
+        .iter()
+        .flat_map(|t| array(&t["candidates"]))
+        .collect();
+    checker.check_all("CandidateExplanation", candidates.iter().copied());
+    checker.check_all(
+        "SetIf",
+        candidates
+            .iter()
+            .flat_map(|c| array(&c["acceptedIf"]).iter().chain(array(&c["droppedIf"]))),
+    );
+    let cases = array(&whole["cases"]);
+    checker.check_all("CaseExplanation", cases);
+    checker.check_all("FoundIf", cases.iter().flat_map(|c| array(&c["foundIf"])));
 }

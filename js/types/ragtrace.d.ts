@@ -615,3 +615,95 @@ export interface Calibration {
   gate: GateScopes;
   suggestions: Suggestion[];
 }
+
+// explain: the least change of settings that flips each candidate, level and case,
+// `explain.json` (contract section 9).
+
+/** Why a golden case was or was not found. */
+export type Cause = "no-trace" | "not-retrieved" | "dropped" | "found";
+/** One or two settings with their new values, e.g. `{ returnN: 7 }`. */
+export type SettingsChange = Partial<Omit<Settings, "useTraceOptions">>;
+
+/** A change and the level the trace then has. */
+export interface LevelIf {
+  set: SettingsChange;
+  level: Level;
+}
+
+/** A change and the `lowQuality` the trace then has. */
+export interface LowQualityIf {
+  set: SettingsChange;
+  lowQuality: boolean;
+}
+
+/** A change that accepts or drops a candidate. */
+export interface SetIf {
+  set: SettingsChange;
+}
+
+/** One candidate: its status and the nearest changes that flip it. */
+export interface CandidateExplanation {
+  index: number;
+  docId: string;
+  status: Status;
+  acceptedIf: SetIf[];
+  droppedIf: SetIf[];
+  reason: string | null;
+}
+
+/** One trace: its level, what moves it, and each candidate's fate. */
+export interface TraceExplanation {
+  index: number;
+  requestId: string | null;
+  level: Level;
+  lowQuality: boolean;
+  levelIf: LevelIf[];
+  lowQualityIf: LowQualityIf[];
+  reason: string | null;
+  candidates: CandidateExplanation[];
+}
+
+/** A change that finds a case, and the hit level it then has. */
+export interface FoundIf {
+  set: SettingsChange;
+  hit: GoldenLevel;
+}
+
+/** One golden case: why it was or was not found, and what finds it. */
+export interface CaseExplanation {
+  caseId: string;
+  traceIndex: number | null;
+  hit: GoldenLevel;
+  cause: Cause;
+  candidateIndex: number | null;
+  candidateStatus: Status | null;
+  foundIf: FoundIf[];
+  reason: string | null;
+}
+
+/** One change among the cases' fixes, applied to the whole batch. */
+export interface ChangeImpact {
+  set: SettingsChange;
+  recovers: number;
+  recoveredCases: string[];
+  tracesChanged: number;
+  levelTransitions: Record<string, number>;
+  hitLevelDrops: number;
+}
+
+/** Causes counted, and what each fix does to the batch. */
+export interface ExplainSummary {
+  traces: number;
+  cases: number;
+  causes: Record<Cause, number>;
+  misses: number;
+  changes: ChangeImpact[];
+}
+
+/** `explain.json` of `ragtrace explain` (`explain`). */
+export interface Explanation {
+  config: Config;
+  traces: TraceExplanation[];
+  cases: CaseExplanation[];
+  summary: ExplainSummary;
+}

@@ -134,3 +134,33 @@ export function compare(runA: string, runB: object, cases: string): void {
   const wrongBy: PairedBy = "name";
   console.log(wrongGolden, wrongRbo, wrongBy);
 }
+
+// explain: what would it take.
+import { explain } from "ragtrace-js";
+import type {
+  CandidateExplanation,
+  CaseExplanation,
+  Cause,
+  ChangeImpact,
+  Explanation,
+  SettingsChange,
+} from "ragtrace-js";
+
+export function whatWouldItTake(traces: string, cases: object): void {
+  const e: Explanation = explain(traces, cases, { returnN: 3 });
+  const plain: Explanation = explain(traces);
+  const candidate: CandidateExplanation = e.traces[0].candidates[0];
+  const firstFix: SettingsChange | undefined = candidate.acceptedIf[0]?.set;
+  const returnN: number | undefined = firstFix?.returnN;
+  const up: string[] = e.traces[0].levelIf.map((l) => `${l.level} at ${JSON.stringify(l.set)}`);
+  const c: CaseExplanation = e.cases[0];
+  const cause: Cause = c.cause;
+  const dropped: number = e.summary.causes["dropped"];
+  const best: ChangeImpact | undefined = e.summary.changes[0];
+  console.log(plain.summary.traces, returnN, up, cause, c.traceIndex, dropped, best?.recovers);
+  // @ts-expect-error: a cause is one of four
+  const wrongCause: Cause = "missing";
+  // @ts-expect-error: a case may have no trace
+  const wrongIndex: number = c.traceIndex;
+  console.log(wrongCause, wrongIndex);
+}

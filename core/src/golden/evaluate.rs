@@ -245,7 +245,7 @@ fn push_note(note: &mut Option<String>, text: String) {
 }
 
 /// Evaluates one case against its trace (or none).
-pub(super) fn evaluate_case(
+pub(crate) fn evaluate_case(
     case: &GoldenCase,
     run: Option<(&RunTrace, LinkedBy)>,
     default_k: usize,

@@ -13,11 +13,11 @@ mod report;
 mod trec;
 
 pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase};
-pub(crate) use evaluate::link_cases_by_keys;
 pub use evaluate::{
     evaluate_analysis, evaluate_runs, normalize_query, ranking_metrics, RankingMetrics, RunBlock,
     RunTrace,
 };
+pub(crate) use evaluate::{evaluate_case, link_cases_by_keys};
 pub use render::{golden_markdown, golden_summary_text, md_cell};
 pub use report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
 pub use trec::{trec_qrels, trec_run, TREC_RUN_TAG};

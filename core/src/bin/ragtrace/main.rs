@@ -5,6 +5,7 @@
 mod analyze;
 mod calibrate;
 mod compare;
+mod explain;
 mod merge;
 mod read;
 
@@ -48,6 +49,9 @@ enum Command {
     /// Merge partials (from `analyze --partial`) and print the batch view of all their
     /// traces, as `analyze --summary` prints it.
     Merge(merge::MergeArgs),
+    /// For every candidate, level and golden case, the least change of settings that
+    /// flips it; write explain.json and explain.md.
+    Explain(explain::ExplainArgs),
 }
 
 #[derive(Args)]
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
         Command::Calibrate(args) => calibrate::run(args),
         Command::Compare(args) => compare::run_compare(args),
         Command::Merge(args) => merge::run_merge(args),
+        Command::Explain(args) => explain::run(args),
     }
 }
 

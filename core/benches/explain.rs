@@ -1,0 +1,140 @@
+//! `explain` over 10,000 traces x 50 candidates with 1,000 golden cases, against
+//! analysing the same batch (the goal: within 3x), and one trace's explanation of 50
+//! candidates (what the page computes for the trace it shows).
+//!
+//! `cargo bench -p ragtrace-core --bench explain` (small samples: the machine is shared).
+//! Prints medians of interleaved runs and their ratio before criterion's own figures.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ragtrace_core::{
+    analyze, generate_batch, generate_cases, parse_document, ParsedBatch, Settings,
+};
+use ragtrace_core::{explain_analysis, explain_one};
+use ragtrace_core::{parse_cases, CaseSet};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const TRACES: usize = 10_000;
+const PER_TRACE: usize = 50;
+const CASES: usize = 1_000;
+
+fn inputs() -> (ParsedBatch, CaseSet) {
+    let batch = parse_document("bench", &generate_batch(TRACES, PER_TRACE, 42));
+    let mut cases = match parse_cases("cases", &generate_cases(TRACES, PER_TRACE, 42)) {
+        Ok(cases) => cases,
+        Err(errors) => panic!("generated cases: {errors:?}"),
+    };
+    cases.cases.truncate(CASES);
+    (batch, cases)
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn summary(_: &mut Criterion) {
+    let (batch, cases) = inputs();
+    let settings = Settings::default();
+    let runs = 7;
+    let (mut analyse, mut explain_only, mut explain_all) = (Vec::new(), Vec::new(), Vec::new());
+    let mut traces_only = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let analysis =
+            black_box(analyze(&batch, &settings, false).unwrap_or_else(|e| panic!("{e}")));
+        analyse.push(start.elapsed());
+        let start = Instant::now();
+        drop(black_box(explain_analysis(
+            &analysis,
+            &settings,
+            Some(&cases),
+        )));
+        explain_only.push(start.elapsed());
+        let start = Instant::now();
+        drop(black_box(explain_analysis(&analysis, &settings, None)));
+        traces_only.push(start.elapsed());
+        drop(analysis);
+        let start = Instant::now();
+        drop(black_box(ragtrace_core::explain(
+            &batch,
+            &settings,
+            Some(&cases),
+        )));
+        explain_all.push(start.elapsed());
+    }
+    let (a, e, all) = (median(analyse), median(explain_only), median(explain_all));
+    let analysis = analyze(&batch, &settings, false).unwrap_or_else(|e| panic!("{e}"));
+    let explained =
+        explain_analysis(&analysis, &settings, Some(&cases)).unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "\n== ragtrace explain bench: {TRACES} traces x {PER_TRACE} candidates, {} cases ({} dropped, {} changes in the summary), medians of {runs}",
+        cases.cases.len(),
+        explained.summary.causes.get("dropped").copied().unwrap_or(0),
+        explained.summary.changes.len()
+    );
+    println!("analyze                          {:>9.1} ms", ms(a));
+    println!("explain_analysis (analysis made) {:>9.1} ms", ms(e));
+    println!(
+        "  of which the traces alone       {:>9.1} ms (no cases)",
+        ms(median(traces_only))
+    );
+    println!(
+        "explain (analyze + explain)      {:>9.1} ms   ratio to analyze {:.2}x (goal at most 3x)",
+        ms(all),
+        all.as_secs_f64() / a.as_secs_f64().max(1e-9)
+    );
+    // One trace of 50 candidates, as the page explains the trace it shows.
+    let mut per_trace: Vec<Duration> = analysis
+        .traces
+        .iter()
+        .take(2_000)
+        .enumerate()
+        .map(|(i, t)| {
+            let start = Instant::now();
+            black_box(explain_one(i, t, &settings));
+            start.elapsed()
+        })
+        .collect();
+    per_trace.sort();
+    let at = |q: f64| {
+        per_trace
+            .get(((per_trace.len() as f64 - 1.0) * q) as usize)
+            .copied()
+            .unwrap_or_default()
+    };
+    println!(
+        "explain_one, 50 candidates       median {:.1} us, p99 {:.1} us, max {:.1} us (page goal < 2 ms in wasm)\n",
+        at(0.5).as_secs_f64() * 1e6,
+        at(0.99).as_secs_f64() * 1e6,
+        at(1.0).as_secs_f64() * 1e6
+    );
+}
+
+fn benches(c: &mut Criterion) {
+    let (batch, cases) = inputs();
+    let settings = Settings::default();
+    let analysis = analyze(&batch, &settings, false).unwrap_or_else(|e| panic!("{e}"));
+    let mut group = c.benchmark_group("explain 10,000 x 50, 1,000 cases");
+    group.sample_size(10);
+    group.bench_function("analyze", |b| b.iter(|| analyze(&batch, &settings, false)));
+    group.bench_function("explain_analysis", |b| {
+        b.iter(|| explain_analysis(&analysis, &settings, Some(&cases)))
+    });
+    group.finish();
+    let trace = analysis.traces.first();
+    let mut group = c.benchmark_group("explain one trace");
+    if let Some(t) = trace {
+        group.bench_function("explain_one, 50 candidates", |b| {
+            b.iter(|| explain_one(0, t, &settings))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(explain, summary, benches);
+criterion_main!(explain);

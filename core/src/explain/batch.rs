@@ -1,0 +1,175 @@
+//! The batch view of the counterfactuals: causes counted, and for each change among the
+//! cases' fixes, what it recovers and what it costs elsewhere.
+
+use super::case::{evaluate, Cause, ExplainedCase};
+use super::change::Change;
+use super::{ChangeImpact, ExplainSummary, Work};
+use crate::config::{Config, SettingKey, Settings};
+use crate::golden::{GoldenCase, GoldenLevel};
+use crate::outcome::outcome;
+use crate::trace_analysis::{reanalyze_trace, TraceAnalysis};
+use std::collections::BTreeMap;
+
+fn causes(counted: impl Iterator<Item = Cause>) -> BTreeMap<&'static str, usize> {
+    let mut causes: BTreeMap<&'static str, usize> =
+        Cause::ALL.iter().map(|c| (c.as_str(), 0)).collect();
+    for cause in counted {
+        *causes.entry(cause.as_str()).or_default() += 1;
+    }
+    causes
+}
+
+/// Without cases: the trace count alone.
+pub(crate) fn summarise_traces(traces: usize) -> ExplainSummary {
+    ExplainSummary {
+        traces,
+        causes: causes(std::iter::empty()),
+        ..ExplainSummary::default()
+    }
+}
+
+/// Worst first, so a larger number is a lower hit level.
+fn hit_rank(level: GoldenLevel) -> u8 {
+    match level {
+        GoldenLevel::Strong => 0,
+        GoldenLevel::Medium => 1,
+        GoldenLevel::Weak => 2,
+        GoldenLevel::Miss => 3,
+    }
+}
+
+pub(crate) fn summarise(
+    cases: &[ExplainedCase],
+    traces: &[TraceAnalysis],
+    golden_cases: &[GoldenCase],
+    user: &Settings,
+    global: &Config,
+    work: &mut Work,
+) -> ExplainSummary {
+    let mut changes: Vec<Change> = Vec::new();
+    for case in cases {
+        for fix in &case.explanation.found_if {
+            if !changes.contains(&fix.set) {
+                changes.push(fix.set);
+            }
+        }
+    }
+    // A case's fix only sets returnN and maxChunksPerDocument, so each trace's tables
+    // answer for every change at once: one pass over the traces.
+    let applied: Vec<Option<(Settings, Config)>> = changes
+        .iter()
+        .map(|change| {
+            let integer_only = change.settings().all(|s| {
+                matches!(
+                    s.key,
+                    SettingKey::ReturnN | SettingKey::MaxChunksPerDocument
+                )
+            });
+            change.apply(user).ok().filter(|_| integer_only)
+        })
+        .collect();
+    let mut impacts: Vec<ChangeImpact> = changes
+        .iter()
+        .map(|&set| ChangeImpact {
+            set,
+            recovers: 0,
+            recovered_cases: Vec::new(),
+            traces_changed: 0,
+            level_transitions: BTreeMap::new(),
+            hit_level_drops: 0,
+        })
+        .collect();
+    let mut cases_of: Vec<Vec<usize>> = vec![Vec::new(); traces.len()];
+    for (at, case) in cases.iter().enumerate() {
+        if let Some(list) = case.link.and_then(|(i, _)| cases_of.get_mut(i)) {
+            list.push(at);
+        }
+    }
+    // Per change, the positions of the cases it recovers (listed in the cases' order).
+    let mut recovered_at: Vec<Vec<usize>> = vec![Vec::new(); changes.len()];
+    let mut table = std::mem::take(&mut work.tables);
+    for (i, t) in traces.iter().enumerate() {
+        table.fill(&t.trace, &t.config, &mut work.per_doc);
+        let per_change = changes.iter().zip(&applied).zip(&mut impacts);
+        for (((change, applied), impact), recovered) in per_change.zip(&mut recovered_at) {
+            let Some((settings, changed_global)) = applied else {
+                continue;
+            };
+            let cap = change
+                .count(SettingKey::MaxChunksPerDocument)
+                .unwrap_or(table.cap);
+            let return_n = change.count(SettingKey::ReturnN).unwrap_or(table.return_n);
+            if table.same_list(cap, return_n) {
+                continue;
+            }
+            impact.traces_changed += 1;
+            let level = outcome(table.top_quality(cap, return_n), &t.config, None).level;
+            if level != t.relevance_level {
+                *impact
+                    .level_transitions
+                    .entry(format!(
+                        "{}->{}",
+                        t.relevance_level.as_str(),
+                        level.as_str()
+                    ))
+                    .or_insert(0) += 1;
+            }
+            for &at in cases_of.get(i).map(Vec::as_slice).unwrap_or_default() {
+                let (Some(case), Some(golden_case)) = (cases.get(at), golden_cases.get(at)) else {
+                    continue;
+                };
+                let Some((_, by)) = case.link else { continue };
+                let found = if table.extends_current(cap, return_n) {
+                    // The list only grows at its end: no hit is lost, so only whether
+                    // an expected document comes in matters.
+                    case.expected
+                        .iter()
+                        .any(|&j| table.accepts(j, cap, return_n))
+                } else {
+                    let after = reanalyze_trace(t, settings, changed_global, &mut work.scratch);
+                    let report = evaluate(golden_case, Some((&after, by)), global.return_n);
+                    if hit_rank(report.level) > hit_rank(case.explanation.hit) {
+                        impact.hit_level_drops += 1;
+                    }
+                    report.doc_hit
+                };
+                if case.explanation.cause != Cause::Found && found {
+                    recovered.push(at);
+                }
+            }
+        }
+    }
+    work.tables = table;
+    let mut impacts: Vec<ChangeImpact> = impacts
+        .into_iter()
+        .zip(&applied)
+        .zip(recovered_at)
+        .filter(|((_, applied), _)| applied.is_some())
+        .map(|((mut impact, _), mut recovered)| {
+            recovered.sort_unstable();
+            impact.recovered_cases = recovered
+                .iter()
+                .filter_map(|&at| cases.get(at))
+                .map(|c| c.explanation.case_id.clone())
+                .collect();
+            impact.recovers = impact.recovered_cases.len();
+            impact
+        })
+        .collect();
+    impacts.sort_by(|a, b| {
+        b.recovers
+            .cmp(&a.recovers)
+            .then(a.traces_changed.cmp(&b.traces_changed))
+            .then(a.hit_level_drops.cmp(&b.hit_level_drops))
+    });
+    ExplainSummary {
+        traces: traces.len(),
+        cases: cases.len(),
+        causes: causes(cases.iter().map(|c| c.explanation.cause)),
+        misses: cases
+            .iter()
+            .filter(|c| c.explanation.cause != Cause::Found)
+            .count(),
+        changes: impacts,
+    }
+}

@@ -1,0 +1,226 @@
+//! Golden cases: why each was or was not found (a retrieval problem or a settings
+//! problem), and the least change that finds it. The matching of cases to traces and
+//! the hit levels are the golden evaluation's own (contract section 6).
+
+use super::change::Change;
+use super::tables::Tables;
+use super::trace::least_pairs;
+use super::{CaseExplanation, FoundIf, Work};
+use crate::config::{Config, Settings};
+use crate::golden::{self, CaseReport, GoldenCase, LinkedBy, RunTrace};
+use crate::pipeline::Status;
+use crate::trace_analysis::{reanalyze_trace, TraceAnalysis};
+use serde::Serialize;
+
+/// Why a case was or was not found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    /// No trace matched the case.
+    NoTrace,
+    /// No expected document is among the trace's candidates: no setting can find it.
+    NotRetrieved,
+    /// An expected document is a candidate but was not accepted.
+    Dropped,
+    /// An expected document is among the accepted blocks.
+    Found,
+}
+
+impl Cause {
+    pub const ALL: [Cause; 4] = [
+        Cause::NoTrace,
+        Cause::NotRetrieved,
+        Cause::Dropped,
+        Cause::Found,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::NoTrace => "no-trace",
+            Cause::NotRetrieved => "not-retrieved",
+            Cause::Dropped => "dropped",
+            Cause::Found => "found",
+        }
+    }
+}
+
+/// A case's explanation and what the batch summary reads of it.
+pub(crate) struct ExplainedCase {
+    pub(crate) explanation: CaseExplanation,
+    /// The trace it links to, and how.
+    pub(crate) link: Option<(usize, LinkedBy)>,
+    /// The processing positions of the candidates of an expected document.
+    pub(crate) expected: Vec<usize>,
+}
+
+/// The hit of `case` against `t` (or no trace) as the golden evaluation reports it.
+pub(crate) fn evaluate(
+    case: &GoldenCase,
+    t: Option<(&TraceAnalysis, LinkedBy)>,
+    default_k: usize,
+) -> CaseReport {
+    let run = t.map(|(t, by)| (RunTrace::from_analysis(t), by));
+    golden::evaluate_case(case, run.as_ref().map(|(r, by)| (r, *by)), default_k)
+}
+
+pub(crate) fn explain_cases(
+    cases: &[GoldenCase],
+    traces: &[TraceAnalysis],
+    user: &Settings,
+    global: &Config,
+    work: &mut Work,
+) -> Vec<ExplainedCase> {
+    let links = golden::link_cases_by_keys(
+        cases,
+        traces
+            .iter()
+            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+    );
+    cases
+        .iter()
+        .zip(links)
+        .map(|(case, link)| {
+            let linked = link.and_then(|(i, by)| Some((traces.get(i)?, i, by)));
+            let mut expected = Vec::new();
+            let explanation = match linked {
+                None => CaseExplanation {
+                    case_id: case.case_id.clone(),
+                    trace_index: None,
+                    hit: evaluate(case, None, global.return_n).level,
+                    cause: Cause::NoTrace,
+                    candidate_index: None,
+                    candidate_status: None,
+                    found_if: Vec::new(),
+                    reason: Some(
+                        "no trace matched the case (by caseId, then by query): no setting finds it"
+                            .to_owned(),
+                    ),
+                },
+                Some((t, index, by)) => {
+                    let mut tables = std::mem::take(&mut work.tables);
+                    tables.fill(&t.trace, &t.config, &mut work.per_doc);
+                    let explained = explain_linked(
+                        case,
+                        t,
+                        &tables,
+                        index,
+                        by,
+                        user,
+                        global,
+                        work,
+                        &mut expected,
+                    );
+                    work.tables = tables;
+                    explained
+                }
+            };
+            ExplainedCase {
+                explanation,
+                link,
+                expected,
+            }
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn explain_linked(
+    case: &GoldenCase,
+    t: &TraceAnalysis,
+    tables: &Tables,
+    index: usize,
+    by: LinkedBy,
+    user: &Settings,
+    global: &Config,
+    work: &mut Work,
+    expected_positions: &mut Vec<usize>,
+) -> CaseExplanation {
+    let report = evaluate(case, Some((t, by)), global.return_n);
+    let mut explained = CaseExplanation {
+        case_id: case.case_id.clone(),
+        trace_index: Some(index),
+        hit: report.level,
+        cause: Cause::Found,
+        candidate_index: None,
+        candidate_status: None,
+        found_if: Vec::new(),
+        reason: None,
+    };
+    if report.doc_hit {
+        return explained;
+    }
+    // The candidates of an expected document, in processing order.
+    let expected: Vec<(usize, usize, Status)> = t
+        .blocks()
+        .enumerate()
+        .filter(|(_, b)| report.expected_doc_ids.iter().any(|d| **d == *b.doc_id))
+        .map(|(j, b)| (j, b.candidate.input_index, b.status))
+        .collect();
+    expected_positions.extend(expected.iter().map(|&(j, _, _)| j));
+    let Some(&(_, first_index, first_status)) = expected.first() else {
+        explained.cause = Cause::NotRetrieved;
+        explained.reason = Some(if report.expected_doc_ids.is_empty() {
+            "the case expects no document: no setting finds one".to_owned()
+        } else {
+            "no expected document is among the trace's candidates: no setting finds it (a \
+             retrieval problem, not a settings one)"
+                .to_owned()
+        });
+        return explained;
+    };
+    explained.cause = Cause::Dropped;
+    let (cap, return_n) = (tables.cap, tables.return_n);
+    let least_at = |c: usize| {
+        expected
+            .iter()
+            .filter_map(|&(j, _, _)| tables.least_return_n(j, c))
+            .min()
+    };
+    let mut changes = Vec::new();
+    if let Some(r) = least_at(cap) {
+        changes.push(Change::return_n(r));
+    }
+    for c in tables.nearest_caps(|c| least_at(c).is_some_and(|r| r <= return_n)) {
+        changes.push(Change::max_chunks(c));
+    }
+    if changes.is_empty() {
+        changes = least_pairs(tables, least_at);
+    }
+    // Each fix confirmed by the pipeline, with the hit level it gives.
+    for change in changes {
+        let Ok((settings, changed_global)) = change.apply(user) else {
+            continue;
+        };
+        let after = reanalyze_trace(t, &settings, &changed_global, &mut work.scratch);
+        let report = evaluate(case, Some((&after, by)), changed_global.return_n);
+        if report.doc_hit {
+            if explained.candidate_index.is_none() {
+                let accepted = after.accepted_indices().collect::<Vec<_>>();
+                explained.candidate_index = expected
+                    .iter()
+                    .find(|(_, i, _)| accepted.contains(i))
+                    .map(|&(_, i, _)| i);
+            }
+            explained.found_if.push(FoundIf {
+                set: change,
+                hit: report.level,
+            });
+        }
+    }
+    if explained.candidate_index.is_none() {
+        explained.candidate_index = Some(first_index);
+    }
+    explained.candidate_status = expected
+        .iter()
+        .find(|(_, i, _)| Some(*i) == explained.candidate_index)
+        .map(|&(_, _, s)| s)
+        .or(Some(first_status));
+    if explained.found_if.is_empty() {
+        explained.reason = Some(
+            "every candidate of an expected document is a duplicate or has an invalid rank: \
+             no setting finds it"
+                .to_owned(),
+        );
+    }
+    explained
+}

@@ -1,0 +1,226 @@
+//! What would it take: for every candidate, level and golden case, the least change of
+//! settings that flips it (contract section 9).
+//!
+//! Every answer is searched, not assumed: the integer settings (`returnN`,
+//! `maxChunksPerDocument`) through the pipeline's own decisions under every cap
+//! ([`tables`]), the continuous ones (`maxL2Distance`, the thresholds) from the
+//! formulas and then to the exact `f64` edge ([`boundary`]), `hybridQuality` by trying
+//! each value. A change of a continuous setting, of `hybridQuality`, and every fix of
+//! a golden case is then confirmed by running the pipeline under it
+//! ([`crate::Analysis::reanalyze`]'s per-trace step); one that does not give what the
+//! formula said is not reported.
+
+mod batch;
+mod boundary;
+mod case;
+mod change;
+mod render;
+mod tables;
+mod trace;
+
+pub use case::Cause;
+pub use change::{Change, ChangedSetting};
+pub use render::{explain_markdown, explain_summary_text};
+
+use crate::analysis::Analysis;
+use crate::config::{Config, ConfigError, Settings};
+use crate::golden::{CaseSet, GoldenLevel};
+use crate::input::ParsedBatch;
+use crate::outcome::Level;
+use crate::pipeline::Status;
+use crate::trace_analysis::{Scratch, TraceAnalysis};
+use serde::Serialize;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// `explain.json`: every trace's and case's counterfactuals under one configuration.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explanation {
+    /// Defaults plus the user's settings.
+    pub config: Config,
+    pub traces: Vec<TraceExplanation>,
+    pub cases: Vec<CaseExplanation>,
+    pub summary: ExplainSummary,
+}
+
+/// One trace: its level and what moves it, and each candidate's fate and what flips it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TraceExplanation {
+    /// 0-based position of the trace in the batch.
+    pub index: usize,
+    pub request_id: Option<Arc<str>>,
+    pub level: Level,
+    pub low_quality: bool,
+    pub level_if: Vec<LevelIf>,
+    pub low_quality_if: Vec<LowQualityIf>,
+    /// Why `levelIf` is empty, when it is.
+    pub reason: Option<String>,
+    pub candidates: Vec<CandidateExplanation>,
+}
+
+/// A change and the level the trace then has.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LevelIf {
+    pub set: Change,
+    pub level: Level,
+}
+
+/// A change and the `lowQuality` the trace then has.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LowQualityIf {
+    pub set: Change,
+    pub low_quality: bool,
+}
+
+/// A change, alone.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetIf {
+    pub set: Change,
+}
+
+/// One candidate: its status now and the nearest changes that flip it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidateExplanation {
+    /// 0-based position in the trace's input list (the block's `inputIndex`).
+    pub index: usize,
+    pub doc_id: Arc<str>,
+    pub status: Status,
+    /// Not accepted: per setting, its nearest value that accepts it; where no single
+    /// setting does, the least pairs.
+    pub accepted_if: Vec<SetIf>,
+    /// Accepted: per setting, its nearest value that drops it.
+    pub dropped_if: Vec<SetIf>,
+    /// Why the list that applies is empty (`duplicate`, `invalid`, the first block).
+    pub reason: Option<Cow<'static, str>>,
+}
+
+/// One golden case: why it was or was not found, and what finds it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseExplanation {
+    pub case_id: String,
+    /// 0-based position of its trace in the batch; `null` for `no-trace`.
+    pub trace_index: Option<usize>,
+    /// The case's hit level now (contract section 6).
+    pub hit: GoldenLevel,
+    pub cause: Cause,
+    /// For `dropped`: the candidate (its `inputIndex`) of an expected document that the
+    /// first change of `foundIf` accepts (else the first such candidate), and its status.
+    pub candidate_index: Option<usize>,
+    pub candidate_status: Option<Status>,
+    pub found_if: Vec<FoundIf>,
+    /// Why `foundIf` is empty for a `dropped` case, or what `no-trace` and
+    /// `not-retrieved` mean for it.
+    pub reason: Option<String>,
+}
+
+/// A change that finds a case, and the hit level it then has.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FoundIf {
+    pub set: Change,
+    pub hit: GoldenLevel,
+}
+
+/// The batch: causes counted, and what each change among the cases' fixes does.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExplainSummary {
+    pub traces: usize,
+    pub cases: usize,
+    /// Cases per cause, all four keys.
+    pub causes: BTreeMap<&'static str, usize>,
+    /// Cases not found now (every cause but `found`).
+    pub misses: usize,
+    pub changes: Vec<ChangeImpact>,
+}
+
+/// One change applied to the whole batch.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeImpact {
+    pub set: Change,
+    /// Cases not found now that it finds.
+    pub recovers: usize,
+    pub recovered_cases: Vec<String>,
+    /// Traces whose accepted list it changes.
+    pub traces_changed: usize,
+    /// `"FROM->TO"`: traces whose level it changes.
+    pub level_transitions: BTreeMap<String, usize>,
+    /// Cases whose hit level it lowers.
+    pub hit_level_drops: usize,
+}
+
+/// Explains a batch: analyses it under `settings`, then [`explain_analysis`].
+pub fn explain(
+    batch: &ParsedBatch,
+    settings: &Settings,
+    cases: Option<&CaseSet>,
+) -> Result<Explanation, ConfigError> {
+    let analysis = crate::analysis::analyze(batch, settings, false)?;
+    explain_analysis(&analysis, settings, cases)
+}
+
+/// Explains an analysis made under `settings` (the very settings: every change is
+/// applied on top of them).
+pub fn explain_analysis(
+    analysis: &Analysis,
+    settings: &Settings,
+    cases: Option<&CaseSet>,
+) -> Result<Explanation, ConfigError> {
+    let config = Config::from_settings(settings)?;
+    let mut work = Work::default();
+    let traces = analysis
+        .traces
+        .iter()
+        .enumerate()
+        .map(|(index, t)| trace::explain_trace(index, t, settings, &mut work))
+        .collect();
+    let (cases, summary) = match cases {
+        Some(cases) => {
+            let explained =
+                case::explain_cases(&cases.cases, &analysis.traces, settings, &config, &mut work);
+            let summary = batch::summarise(
+                &explained,
+                &analysis.traces,
+                &cases.cases,
+                settings,
+                &config,
+                &mut work,
+            );
+            (
+                explained.into_iter().map(|c| c.explanation).collect(),
+                summary,
+            )
+        }
+        None => (Vec::new(), batch::summarise_traces(analysis.traces.len())),
+    };
+    Ok(Explanation {
+        config,
+        traces,
+        cases,
+        summary,
+    })
+}
+
+/// One trace's explanation alone (what the page computes for the trace it shows).
+/// `index` is the trace's position in the batch; `settings` those `t` was analysed under.
+pub fn explain_one(index: usize, t: &TraceAnalysis, settings: &Settings) -> TraceExplanation {
+    trace::explain_trace(index, t, settings, &mut Work::default())
+}
+
+/// Scratch space reused across traces.
+#[derive(Debug, Default)]
+pub(crate) struct Work {
+    pub(crate) scratch: Scratch,
+    pub(crate) per_doc: Vec<usize>,
+    /// One trace's tables at a time (see [`tables::Tables::fill`]).
+    pub(crate) tables: tables::Tables,
+}

@@ -1,0 +1,311 @@
+//! What `returnN` and `maxChunksPerDocument` do to one trace, for every value at once,
+//! read off the pipeline's own decisions.
+//!
+//! Two facts of contract section 3.3 make this exact with a few passes:
+//!
+//! - Under a fixed cap, the blocks accepted with `returnN = R` are the first `R` of
+//!   those accepted with no `returnN` limit: the walk is the same until `R` blocks are
+//!   accepted, and after that nothing more is. So one pass with no limit gives, per
+//!   candidate, the least `returnN` that accepts it under that cap (its position in
+//!   that pass) and, per `returnN`, the accepted list and its top quality.
+//! - A cap of `m` or more, where `m` is the most blocks one document gets with no cap
+//!   at all, decides as no cap does. So the caps `1 ..= m` are every behaviour there is.
+//!
+//! Nothing here is monotone in the cap: a larger cap can push a candidate past `returnN`
+//! (its document's extra blocks take the places), which is why every cap is decided.
+
+use crate::config::Config;
+use crate::input::Trace;
+use crate::pipeline::{decide_hot, Status};
+use crate::trace_analysis::quality_of;
+
+/// The acceptance of every candidate of one trace under every cap, with no `returnN`
+/// limit, and the qualities under the trace's current configuration (the integer
+/// settings never change a quality).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tables {
+    /// Candidates, in processing order (section 3.3).
+    positions: usize,
+    /// The cap from which on every cap decides the same (at least 1).
+    saturating_cap: usize,
+    /// `accepted[(cap - 1) * positions + j]`: the 1-based position among the accepted of
+    /// candidate `j` under `cap` and no `returnN` limit; 0 when it is not accepted.
+    accepted: Vec<u32>,
+    /// `best[(cap - 1) * positions + k]`: the best quality among the first `k + 1` accepted
+    /// under `cap`.
+    best: Vec<f64>,
+    /// Accepted under each cap with no `returnN` limit.
+    totals: Vec<usize>,
+    /// Per candidate in processing order: its quality, whether that quality reads
+    /// `maxL2Distance`, its status now.
+    pub(crate) quality: Vec<f64>,
+    pub(crate) status: Vec<Status>,
+    /// The trace's current `maxChunksPerDocument` and `returnN`.
+    pub(crate) cap: usize,
+    pub(crate) return_n: usize,
+    /// The caps that decide differently from the current one, as `(distance, cap)`,
+    /// nearest first (see [`Tables::other_caps`]).
+    caps: Vec<(usize, usize)>,
+    /// Scratch of [`Tables::fill`]: blocks per document and acceptance with no cap.
+    per_doc_count: Vec<usize>,
+    uncapped: Vec<u32>,
+}
+
+impl Tables {
+    /// Decides `trace` under every cap with the pipeline. `config` is the trace's
+    /// effective configuration; `per_doc` is scratch space.
+    #[cfg(test)]
+    pub(crate) fn of(trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) -> Tables {
+        let mut tables = Tables::default();
+        tables.fill(trace, config, per_doc);
+        tables
+    }
+
+    /// [`Tables::of`] into these tables' buffers: explaining a batch reuses one set of
+    /// tables, so a trace allocates nothing here.
+    pub(crate) fn fill(&mut self, trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) {
+        let n = trace.candidates().len();
+        let positions = trace.hot().len();
+        self.positions = positions;
+        self.cap = config.max_chunks_per_document;
+        self.return_n = config.return_n;
+        self.quality.clear();
+        self.status.clear();
+        // Qualities and the current statuses, in one pass under the configuration.
+        let (quality, status) = (&mut self.quality, &mut self.status);
+        decide_hot(trace, config, per_doc, |h, decision| {
+            quality.push(quality_of(h, n, config).score);
+            status.push(decision.status);
+        });
+        // No cap: how many blocks each document gets, hence the saturating cap.
+        let unlimited = Config {
+            return_n: usize::MAX,
+            max_chunks_per_document: usize::MAX,
+            ..*config
+        };
+        self.per_doc_count.clear();
+        self.per_doc_count.resize(trace.doc_count(), 0);
+        self.uncapped.clear();
+        let (per_doc_count, uncapped) = (&mut self.per_doc_count, &mut self.uncapped);
+        decide_hot(trace, &unlimited, per_doc, |h, decision| {
+            uncapped.push(decision.accepted_rank.unwrap_or(0) as u32);
+            if decision.status == Status::Accepted {
+                if let Some(count) = per_doc_count.get_mut(h.doc_slot) {
+                    *count += 1;
+                }
+            }
+        });
+        self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
+        let m = self.saturating_cap;
+        self.accepted.clear();
+        self.accepted.resize(m * positions, 0);
+        self.best.clear();
+        self.best.resize(m * positions, 0.0);
+        self.totals.clear();
+        self.totals.resize(m, 0);
+        for cap in 1..m {
+            let capped = Config {
+                max_chunks_per_document: cap,
+                ..unlimited
+            };
+            let row = (cap - 1) * positions;
+            let mut j = 0;
+            let accepted = &mut self.accepted;
+            decide_hot(trace, &capped, per_doc, |_, decision| {
+                if let Some(slot) = accepted.get_mut(row + j) {
+                    *slot = decision.accepted_rank.unwrap_or(0) as u32;
+                }
+                j += 1;
+            });
+        }
+        let row = (m - 1) * positions;
+        if let Some(last) = self.accepted.get_mut(row..row + positions) {
+            last.copy_from_slice(&self.uncapped);
+        }
+        for cap in 1..=m {
+            self.fill_best(cap);
+        }
+        let current = self.cap.clamp(1, m);
+        let from = self.cap;
+        self.caps.clear();
+        self.caps.extend(
+            (1..=m)
+                .filter(|&cap| cap != current)
+                .map(|cap| (cap.abs_diff(from), cap)),
+        );
+        self.caps.sort_unstable();
+    }
+
+    fn row(&self, cap: usize) -> usize {
+        (cap.clamp(1, self.saturating_cap) - 1) * self.positions
+    }
+
+    fn fill_best(&mut self, cap: usize) {
+        let row = self.row(cap);
+        let mut total = 0usize;
+        for j in 0..self.positions {
+            let at = self.accepted.get(row + j).copied().unwrap_or(0) as usize;
+            if at == 0 {
+                continue;
+            }
+            let q = self.quality.get(j).copied().unwrap_or(0.0);
+            // Accepted positions come in order 1, 2, ... along the walk.
+            let best = if at >= 2 {
+                self.best.get(row + at - 2).copied().unwrap_or(q).max(q)
+            } else {
+                q
+            };
+            if let Some(slot) = self.best.get_mut(row + at - 1) {
+                *slot = best;
+            }
+            total = total.max(at);
+        }
+        if let Some(slot) = self.totals.get_mut(cap.clamp(1, self.saturating_cap) - 1) {
+            *slot = total;
+        }
+    }
+
+    /// Candidates in processing order.
+    pub(crate) fn positions(&self) -> usize {
+        self.positions
+    }
+
+    /// The cap from which on every cap decides as no cap does.
+    #[cfg(test)]
+    pub(crate) fn saturating_cap(&self) -> usize {
+        self.saturating_cap
+    }
+
+    /// Candidate `j`'s position among the accepted under `cap` with no `returnN` limit:
+    /// the least `returnN` that accepts it under `cap`; `None` when no `returnN` does.
+    pub(crate) fn least_return_n(&self, j: usize, cap: usize) -> Option<usize> {
+        match self.accepted.get(self.row(cap) + j).copied() {
+            None | Some(0) => None,
+            Some(at) => Some(at as usize),
+        }
+    }
+
+    /// Whether candidate `j` is accepted under `cap` and `return_n`.
+    pub(crate) fn accepts(&self, j: usize, cap: usize, return_n: usize) -> bool {
+        self.least_return_n(j, cap).is_some_and(|at| at <= return_n)
+    }
+
+    /// How many blocks are accepted under `cap` and `return_n`.
+    pub(crate) fn accepted_count(&self, cap: usize, return_n: usize) -> usize {
+        self.totals
+            .get(cap.clamp(1, self.saturating_cap) - 1)
+            .copied()
+            .unwrap_or(0)
+            .min(return_n)
+    }
+
+    /// The top quality under `cap` and `return_n` (`None`: nothing accepted).
+    pub(crate) fn top_quality(&self, cap: usize, return_n: usize) -> Option<f64> {
+        let count = self.accepted_count(cap, return_n);
+        (count > 0)
+            .then(|| self.best.get(self.row(cap) + count - 1).copied())
+            .flatten()
+    }
+
+    /// Whether `cap` and `return_n` accept the very list the current settings do.
+    pub(crate) fn same_list(&self, cap: usize, return_n: usize) -> bool {
+        if self.row(cap) == self.row(self.cap) {
+            return self.accepted_count(cap, return_n)
+                == self.accepted_count(self.cap, self.return_n);
+        }
+        (0..self.positions)
+            .all(|j| self.accepts(j, cap, return_n) == self.accepts(j, self.cap, self.return_n))
+    }
+
+    /// The caps that decide differently from the current one, nearest first: `1 ..
+    /// saturating` as themselves and the saturating class as its value nearest to the
+    /// current cap. Each comes with its distance from the current cap.
+    pub(crate) fn other_caps(&self) -> &[(usize, usize)] {
+        &self.caps
+    }
+
+    /// The nearest caps (one, or two at the same distance) for which `holds` is true.
+    pub(crate) fn nearest_caps<'a>(
+        &'a self,
+        holds: impl Fn(usize) -> bool + 'a,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let first = self
+            .caps
+            .iter()
+            .position(|&(_, cap)| holds(cap))
+            .unwrap_or(self.caps.len());
+        let distance = self.caps.get(first).map(|&(d, _)| d);
+        self.caps
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |&&(d, _)| Some(d) == distance)
+            .filter(move |&&(_, cap)| holds(cap))
+            .map(|&(_, cap)| cap)
+    }
+
+    /// Whether the list accepted under `cap` and `return_n` starts with the current one
+    /// (the same cap and at least as many blocks): every hit found now is still found,
+    /// and every text read now is still read in the same order.
+    pub(crate) fn extends_current(&self, cap: usize, return_n: usize) -> bool {
+        self.row(cap) == self.row(self.cap)
+            && self.accepted_count(cap, return_n) >= self.accepted_count(self.cap, self.return_n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Doc `a` has three chunks at ranks 1-3, `b` one at rank 4; returnN 3, cap 2.
+    #[test]
+    fn every_cap_is_decided_and_a_lower_cap_can_accept() {
+        let text = r#"{"mode":"dense","options":{"returnN":3,"maxChunksPerDocument":2},"candidates":[
+            {"docId":"a","evidenceKey":"a1","originalRank":1,"score":0.1},
+            {"docId":"a","evidenceKey":"a2","originalRank":2,"score":0.2},
+            {"docId":"a","evidenceKey":"a3","originalRank":3,"score":0.3},
+            {"docId":"b","evidenceKey":"b1","originalRank":4,"score":0.4}]}"#;
+        let batch = crate::input::parse_document("t", text);
+        let Some(trace) = batch.traces.first() else {
+            panic!("one trace");
+        };
+        let config = Config {
+            return_n: 3,
+            max_chunks_per_document: 2,
+            ..Config::default()
+        };
+        let tables = Tables::of(trace, &config, &mut Vec::new());
+        assert_eq!(tables.saturating_cap(), 3);
+        assert_eq!(
+            tables.status,
+            [
+                Status::Accepted,
+                Status::Accepted,
+                Status::DocCap,
+                Status::Accepted
+            ]
+        );
+        // Cap 1 accepts b1 as the second block; cap 3 pushes it to the fourth.
+        assert_eq!(tables.least_return_n(3, 1), Some(2));
+        assert_eq!(tables.least_return_n(3, 2), Some(3));
+        assert_eq!(tables.least_return_n(3, 3), Some(4));
+        assert_eq!(tables.least_return_n(3, 9), Some(4));
+        assert!(!tables.accepts(3, 3, 3));
+        assert_eq!(tables.other_caps(), [(1, 1), (1, 3)]);
+        let nearest: Vec<usize> = tables
+            .nearest_caps(|cap| !tables.accepts(3, cap, 3))
+            .collect();
+        assert_eq!(nearest, [3]);
+        // Two caps at the same distance that both keep a1: both are listed.
+        let both: Vec<usize> = tables
+            .nearest_caps(|cap| tables.accepts(0, cap, 3))
+            .collect();
+        assert_eq!(both, [1, 3]);
+        assert!(tables.extends_current(2, 4) && !tables.extends_current(2, 2));
+        assert_eq!(tables.top_quality(2, 3), Some(0.9));
+        assert!(tables.same_list(2, 3));
+        assert!(!tables.same_list(3, 3));
+        // A larger returnN adds nothing when every block is in already.
+        assert!(tables.same_list(2, 4));
+    }
+}
