@@ -219,7 +219,7 @@ class Audit {
     await this.scriptsFromTraceText(page, "after pasting");
   }
 
-  // A file picked in the file input, as the site reads it (in slices, web/src/browser.rs):
+  // A file picked in the file input, as the site reads it (in slices, web/src/state/loading.rs):
   // its traces join the batch.
   async loadFile(page) {
     const traceCount = () =>

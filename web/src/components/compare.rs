@@ -20,7 +20,7 @@ use web_sys::Element;
 fn read_run_b(compare: CompareState, state: AppState, files: web_sys::FileList) {
     for i in 0..files.length() {
         let Some(file) = files.get(i) else { continue };
-        crate::browser::read_text(state, file, move |name, text| {
+        crate::state::loading::read_text(state, file, move |name, text| {
             compare.add_document(name, Arc::from(text))
         });
     }

@@ -8,7 +8,6 @@ use leptos::prelude::*;
 use ragtrace_core::compare::same_batch;
 use ragtrace_core::{Analysis, Level, TraceAnalysis};
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use wasm_bindgen::JsCast;
 
 /// Pixel height of one row; must match `.trow` in style.css.
@@ -46,15 +45,6 @@ fn compare(a: &TraceAnalysis, b: &TraceAnalysis, key: SortKey) -> Ordering {
     }
 }
 
-static LIST_WALKS: AtomicUsize = AtomicUsize::new(0);
-
-/// How many times the trace list has walked a whole analysis to choose its rows since
-/// the page started: the tests check that a knob the rows do not depend on walks none.
-#[doc(hidden)]
-pub fn list_walk_count() -> usize {
-    LIST_WALKS.load(AtomicOrdering::Relaxed)
-}
-
 /// Indices into `analysis.traces` that pass the filters, in the chosen order.
 pub fn visible_rows(
     analysis: &Analysis,
@@ -68,7 +58,8 @@ pub fn visible_rows(
             .is_some_and(|bt| bt.relevance_level != t.relevance_level),
         None => t.level_differs,
     };
-    LIST_WALKS.fetch_add(1, AtomicOrdering::Relaxed);
+    #[cfg(feature = "test-hooks")]
+    crate::test_hooks::LIST_WALKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut rows: Vec<usize> = analysis
         .traces
         .iter()
