@@ -2,8 +2,8 @@
 //! view of one pair: the two traces' blocks with lines joining the same document.
 
 use crate::components::dom;
-use crate::components::sort_header::{ColumnSort, SortHeader};
-use crate::components::virtual_rows::{RowWindow, RowWindowView};
+use crate::components::sort_header::{self, ColumnSort};
+use crate::components::virtual_rows::{row_window_view, RowWindow};
 use crate::format::{level_class, number, optional_number};
 use crate::state::compare::{visible_pairs, CompareState, PairSort};
 use crate::state::Shared;
@@ -118,8 +118,7 @@ pub(crate) fn PairTable() -> impl IntoView {
                     aria-label="Pair rows, scrollable"
                     on:scroll=move |ev| window.scrolled_to(&event_target(&ev))
                 >
-                    <RowWindowView window=window>
-                            {move || {
+                    {row_window_view(window, move || {
                                 // The rows follow the pairing, the filters and order, and the
                                 // window; a knob move that keeps those only updates cells.
                                 let (first, last) = window.range();
@@ -140,8 +139,7 @@ pub(crate) fn PairTable() -> impl IntoView {
                                         })
                                         .collect::<Vec<_>>()
                                 })
-                            }}
-                    </RowWindowView>
+                            })}
                 </div>
             </div>
         </section>
@@ -150,18 +148,18 @@ pub(crate) fn PairTable() -> impl IntoView {
 
 /// The header of a column the pair table can be sorted by; a second click reverses.
 fn sort_header(compare: CompareState, sort: PairSort, label: &'static str) -> impl IntoView {
-    let sorted = Signal::derive(move || {
+    let sorted = move || {
         compare
             .controls
             .with(|c| ColumnSort::of(c.sort == sort, c.descending))
-    });
-    let sort_by = Callback::new(move |()| {
+    };
+    let sort_by = move || {
         compare.controls.update(|c| {
             c.descending = c.sort == sort && !c.descending;
             c.sort = sort;
         })
-    });
-    view! { <SortHeader label=label key=sort.key() sorted=sorted sort=sort_by/> }
+    };
+    sort_header::sort_header(label, sort.key(), sorted, sort_by)
 }
 
 /// One row of the pair table. Its structure (the pair's queries and modes) is fixed

@@ -40,20 +40,20 @@ impl ColumnSort {
 }
 
 /// The header cell of a sortable column: `key` is the column's name in `data-sort`
-/// (as the URL spells it), `sort` orders the table by it (or reverses it).
-#[component]
-pub(crate) fn SortHeader(
+/// (as the URL spells it), `sorted` how the table is sorted now, and `sort` orders
+/// the table by this column (or reverses it).
+pub(crate) fn sort_header(
     label: &'static str,
     key: &'static str,
-    sorted: Signal<ColumnSort>,
-    sort: Callback<()>,
+    sorted: impl Fn() -> ColumnSort + Copy + Send + Sync + 'static,
+    sort: impl Fn() + Send + Sync + 'static,
 ) -> impl IntoView {
     view! {
-        <div role="columnheader" class="tcell" aria-sort=move || sorted.get().aria_sort()>
-            <button type="button" class="sort" data-sort=key on:click=move |_| sort.run(())>
+        <div role="columnheader" class="tcell" aria-sort=move || sorted().aria_sort()>
+            <button type="button" class="sort" data-sort=key on:click=move |_| sort()>
                 {label}
                 <span aria-hidden="true" class="sort-mark">
-                    {move || sorted.get().mark()}
+                    {move || sorted().mark()}
                 </span>
             </button>
         </div>

@@ -2,8 +2,8 @@
 //! the rows in view exist in the DOM, in a scroll container of fixed row height),
 //! so it stays smooth with 100,000 traces.
 
-use crate::components::sort_header::{ColumnSort, SortHeader};
-use crate::components::virtual_rows::{RowWindow, RowWindowView, ROW_HEIGHT};
+use crate::components::sort_header::{self, ColumnSort};
+use crate::components::virtual_rows::{row_window_view, RowWindow, ROW_HEIGHT};
 use crate::format::{self, level_class, LEVELS};
 use crate::state::{AppState, ListControls, ModeFilter, Shared, Sort, SortKey, View};
 use leptos::prelude::*;
@@ -277,20 +277,20 @@ fn ListFilters() -> impl IntoView {
 
 /// The header of a column the list can be sorted by; a second click reverses.
 fn sort_header(state: AppState, key: SortKey, label: &'static str) -> impl IntoView {
-    let sorted = Signal::derive(move || {
+    let sorted = move || {
         state
             .list
             .with(|c| ColumnSort::of(c.sort.key == key, c.sort.descending))
-    });
-    let sort = Callback::new(move |()| {
+    };
+    let sort = move || {
         state.list.update(|c| {
             c.sort = Sort {
                 key,
                 descending: c.sort.key == key && !c.sort.descending,
             };
         })
-    });
-    view! { <SortHeader label=label key=crate::persist::sort_key_name(key) sorted=sorted sort=sort/> }
+    };
+    sort_header::sort_header(label, crate::persist::sort_key_name(key), sorted, sort)
 }
 
 #[component]
@@ -345,8 +345,7 @@ fn VirtualTable(
                 }
                 on:scroll=move |ev| window.scrolled_to(&event_target(&ev))
             >
-                <RowWindowView window=window>
-                        {move || {
+                {row_window_view(window, move || {
                             let (first, last) = window.range();
                             keep_row_focus(viewport, focus_row_index);
                             // The rows' structure follows the batch, the window, the list
@@ -371,8 +370,7 @@ fn VirtualTable(
                                     })
                                     .collect::<Vec<_>>()
                             })
-                        }}
-                </RowWindowView>
+                        })}
             </div>
         </div>
     }

@@ -44,16 +44,15 @@ impl RowWindow {
     }
 }
 
-/// The inside of the scroll container: a spacer as tall as every row, and `children`
-/// (the rows of `window.range()`) moved down to where those rows are.
-#[component]
-pub(crate) fn RowWindowView(window: RowWindow, children: Children) -> impl IntoView {
+/// The inside of the scroll container: a spacer as tall as every row, and `rows`
+/// (those of `window.range()`) moved down to where they are.
+pub(crate) fn row_window_view(window: RowWindow, rows: impl IntoView) -> impl IntoView {
     let spacer_height = move || format!("{}px", window.len.get() as i32 * ROW_HEIGHT);
     let offset = move || format!("translateY({}px)", window.range().0 as i32 * ROW_HEIGHT);
     view! {
         <div class="vtable-spacer" style:height=spacer_height>
             <div class="vtable-window" style:transform=offset>
-                {children()}
+                {rows}
             </div>
         </div>
     }
