@@ -41,10 +41,9 @@ impl FileBlocks {
         FileBlocks(new_block_reader(file, block_bytes as f64, ahead))
     }
 
-    /// The next block's bytes; `None` after the last.
-    pub(crate) async fn next(&self) -> Result<Option<Vec<u8>>, JsValue> {
-        let block = JsFuture::from(self.0.next()).await?;
-        Ok((!block.is_undefined()).then(|| js_sys::Uint8Array::new(&block).to_vec()))
+    /// The next block's ArrayBuffer, or `undefined` after the last.
+    pub(crate) fn next(&self) -> JsFuture {
+        JsFuture::from(self.0.next())
     }
 }
 

@@ -189,9 +189,10 @@ async fn read_in_slices(
         if !state.load_is_current(ticket) {
             return Ok(None);
         }
-        let Some(bytes) = block else {
+        if block.is_undefined() {
             break;
-        };
+        }
+        let bytes = js_sys::Uint8Array::new(&block).to_vec();
         for part in bytes.chunks(slice as usize) {
             // Slices follow each other in one task while the next one, as long as
             // the last, ends within the task's budget; then the page gets a turn.
