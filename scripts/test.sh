@@ -23,8 +23,8 @@ cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
 step "wasm32 clippy (-D warnings)"
 # The same lints on both routes: rustup's clippy, or Debian's rust-web-clippy
 # wired into the linked toolchain by scripts/setup.sh. Benchmarks are native
-# only (criterion does not build for wasm32).
-with_wasm_toolchain cargo clippy --workspace --lib --bins --tests \
+# only (criterion does not build for wasm32), and so is the Python package.
+with_wasm_toolchain cargo clippy --workspace --exclude ragtrace-py --lib --bins --tests \
   --features ragtrace-web/bench --target wasm32-unknown-unknown --quiet -- -D warnings
 # The page as the site builds it: split at its lazily loaded parts (web/src/lazy.rs).
 # Its own target dir: other rustflags would rebuild everything above.

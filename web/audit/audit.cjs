@@ -219,7 +219,7 @@ class Audit {
     await this.scriptsFromTraceText(page, "after pasting");
   }
 
-  // A file picked in the file input, as the site reads it (in slices, web/src/browser.rs):
+  // A file picked in the file input, as the site reads it (in slices, web/src/state/loading.rs):
   // its traces join the batch.
   async loadFile(page) {
     const traceCount = () =>
@@ -642,7 +642,7 @@ function report(audit, label) {
   audit.check(others.length === 0, `requests to other origins: ${others.join(", ")}`);
   audit.check(audit.sentinel.log.length === 0, `the sentinel server was reached: ${audit.sentinel.log.map((r) => r.path).join(", ")}`);
   // The browser asks for /favicon.ico by itself when the page declares no icon;
-  // tolerated (and said) only then: issue 12 item 5 ships an icon.
+  // tolerated (and said) only then (index.html declares an inline one).
   const tolerateFavicon = !audit.declaresIcon;
   const favicon404 = audit.site.log.filter((r) => r.status !== 200 && r.path === "/favicon.ico").length;
   if (!tolerateFavicon && audit.faviconErrors) audit.consoleErrors.push("favicon.ico failed although the page declares an icon");

@@ -1,13 +1,8 @@
-//! The few places the page talks to the browser directly: reading files,
-//! saving downloads, and the fatal-error banner. Nothing here uses the network.
+//! The few places the page talks to the browser directly: reading a file's bytes
+//! or text, saving downloads, scheduling work after the paint, and the fatal-error
+//! banner. It knows nothing of the page's state (`state::loading` drives the reads).
+//! Nothing here uses the network.
 
-use crate::state::loading::{slice_bytes, task_budget_ms, too_large, LoadProgress, LARGEST_FILE};
-use crate::state::{AppState, Document, Origin, Shared};
-use leptos::prelude::Set;
-use ragtrace_core::DocumentReader;
-use ragtrace_core::ParsedBatch;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -24,85 +19,48 @@ extern "C" {
     /// A Promise of the next block's ArrayBuffer, or of `undefined` after the last.
     #[wasm_bindgen(method)]
     fn next(this: &BlockReader) -> js_sys::Promise;
-    #[wasm_bindgen(method, js_name = blocksFromWorker)]
-    fn blocks_from_worker(this: &BlockReader) -> u32;
     #[wasm_bindgen(method)]
     fn close(this: &BlockReader);
 }
 
-static BLOCKS_FROM_WORKER: AtomicUsize = AtomicUsize::new(0);
-
-/// Blocks of files read by the worker so far, over every load (tests check that
-/// loads use it).
-#[doc(hidden)]
-pub fn blocks_read_by_worker() -> usize {
-    BLOCKS_FROM_WORKER.load(Ordering::Relaxed)
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen(module = "/src/block_reader.js")]
+extern "C" {
+    /// Blocks the worker has read so far.
+    #[wasm_bindgen(method, js_name = blocksFromWorker)]
+    fn blocks_from_worker(this: &BlockReader) -> u32;
 }
 
-/// Ends the worker when the load ends, however it ends.
-struct ClosesOnDrop(BlockReader);
+/// A file's blocks, read a few ahead of the parse by block_reader.js; its worker
+/// ends when this is dropped, however the load ends.
+pub(crate) struct FileBlocks(BlockReader);
 
-impl Drop for ClosesOnDrop {
+impl FileBlocks {
+    /// Starts reading `file` in blocks of `block_bytes`, `ahead` blocks ahead of `next`.
+    pub(crate) fn read(file: &File, block_bytes: u64, ahead: u32) -> Self {
+        FileBlocks(new_block_reader(file, block_bytes as f64, ahead))
+    }
+
+    /// The next block's ArrayBuffer, or `undefined` after the last.
+    pub(crate) fn next(&self) -> JsFuture {
+        JsFuture::from(self.0.next())
+    }
+}
+
+impl Drop for FileBlocks {
     fn drop(&mut self) {
-        let blocks = self.0.blocks_from_worker() as usize;
-        BLOCKS_FROM_WORKER.fetch_add(blocks, Ordering::Relaxed);
+        #[cfg(feature = "test-hooks")]
+        crate::test_hooks::WORKER_BLOCKS.fetch_add(
+            self.0.blocks_from_worker() as usize,
+            std::sync::atomic::Ordering::Relaxed,
+        );
         self.0.close();
     }
 }
 
-/// Reads every file (picked or dropped) in slices, one file after the other, and
-/// adds each to the batch when it is read. A load already running is cancelled.
-pub fn read_files(state: AppState, files: web_sys::FileList) {
-    let files: Vec<File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
-    let ticket = state.begin_load();
-    leptos::task::spawn_local(async move {
-        let count = files.len();
-        for (index, file) in files.into_iter().enumerate() {
-            let name = file.name();
-            let size = file.size() as u64;
-            if size > LARGEST_FILE {
-                state.notice.set(Some(too_large(&name, size)));
-                continue;
-            }
-            match read_in_slices(state, ticket, &file, count - index - 1).await {
-                Ok(Some(document)) => {
-                    // The last slice's task ends with the bar full; the first
-                    // analysis of the new batch is made in pieces of their own.
-                    gloo_timers::future::TimeoutFuture::new(0).await;
-                    state.prepare_analysis(&document, ticket).await;
-                    // Its last piece ran in this task: the file joins the batch (and
-                    // the views update) in a task of its own.
-                    gloo_timers::future::TimeoutFuture::new(0).await;
-                    if !state.load_is_current(ticket) {
-                        return;
-                    }
-                    state.add_parsed(document)
-                }
-                Ok(None) => return,
-                Err(error) => state.notice.set(Some(format!(
-                    "{name} could not be read: {}",
-                    describe(&error)
-                ))),
-            }
-        }
-        if state.load_is_current(ticket) {
-            state.loading.set(None);
-        }
-    });
-}
-
-/// Slices read from the file at once. Each `Blob.slice` and `arrayBuffer` of a file
-/// on disk costs about half a millisecond in Chromium whatever its size
-/// (docs/performance.md), so the file is read in blocks and parsed slice by slice.
-pub const SLICES_PER_READ: u64 = 8;
-
-/// Blocks being read (by the worker of block_reader.js) while one is parsed, so the
-/// next one is there when the parse reaches it.
-const BLOCKS_IN_FLIGHT: u32 = 3;
-
 /// Resolves in a task of its own, as a message on a fresh channel: a chain of
 /// `setTimeout(0)` would be held back 4 ms a step after the fifth.
-async fn next_task() {
+pub(crate) async fn next_task() {
     let channel = web_sys::MessageChannel::new().ok();
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let posted = channel.as_ref().is_some_and(|channel| {
@@ -118,116 +76,16 @@ async fn next_task() {
     drop(channel);
 }
 
-/// Reads `file` block by block into the core's `DocumentReader`: bytes, never one
-/// string. Slices are parsed in tasks of at most `TASK_BUDGET_MS` while the next
-/// block is being read, so the page stays responsive. `None` when the load was
-/// cancelled.
-async fn read_in_slices(
-    state: AppState,
-    ticket: u64,
-    file: &File,
-    files_after: usize,
-) -> Result<Option<Document>, JsValue> {
-    let name = file.name();
-    let size = file.size() as u64;
-    let slice = slice_bytes() as u64;
-    let mut progress = LoadProgress {
-        file: name.clone(),
-        files_after,
-        size,
-        bytes_read: 0,
-        traces: 0,
-        started_ms: js_sys::Date::now(),
-        now_ms: js_sys::Date::now(),
-    };
-    state.loading.set(Some(progress.clone()));
-    let mut reader = DocumentReader::new(&name);
-    let mut batch = ParsedBatch::default();
-    // A file small enough to be remembered across reloads keeps its text.
-    let mut kept = (size <= crate::persist::STORE_LIMIT as u64).then(Vec::new);
-    let blocks = ClosesOnDrop(new_block_reader(
-        file,
-        (slice * SLICES_PER_READ) as f64,
-        BLOCKS_IN_FLIGHT,
-    ));
-    let mut shown_bytes = 0;
-    let budget_ms = task_budget_ms();
-    let mut task_started = js_sys::Date::now();
-    let mut last_slice_ms = 0.0;
-    'reading: loop {
-        let block = JsFuture::from(blocks.0.next()).await?;
-        if !state.load_is_current(ticket) {
-            return Ok(None);
-        }
-        if block.is_undefined() {
-            break;
-        }
-        let bytes = js_sys::Uint8Array::new(&block).to_vec();
-        for part in bytes.chunks(slice as usize) {
-            // Slices follow each other in one task while the next one, as long as
-            // the last, ends within the task's budget; then the page gets a turn.
-            if js_sys::Date::now() - task_started + last_slice_ms > budget_ms {
-                next_task().await;
-                if !state.load_is_current(ticket) {
-                    return Ok(None);
-                }
-                task_started = js_sys::Date::now();
-            }
-            let slice_started = js_sys::Date::now();
-            reader.push(part);
-            batch.extend(reader.take_parsed());
-            if let Some(kept) = kept.as_mut() {
-                kept.extend_from_slice(part);
-            }
-            if reader.refusal().is_some() {
-                // Not JSON at all: the rest of the file would not change that.
-                break 'reading;
-            }
-            progress.bytes_read = reader.bytes_read();
-            progress.traces = reader.traces_parsed();
-            progress.now_ms = js_sys::Date::now();
-            last_slice_ms = progress.now_ms - slice_started;
-            // Shown at most once per hundredth of the file: every update restyles
-            // and repaints the page.
-            if progress.bytes_read - shown_bytes >= (size / 100).max(1) {
-                shown_bytes = progress.bytes_read;
-                state.loading.set(Some(progress.clone()));
-            }
-        }
+/// A small file's whole text (a cases file, run B), or why it could not be read.
+pub(crate) async fn file_text(file: &File) -> Result<String, String> {
+    match JsFuture::from(file.text()).await {
+        Ok(text) => Ok(text.as_string().unwrap_or_default()),
+        Err(error) => Err(describe(&error)),
     }
-    batch.extend(reader.finish());
-    let text = kept
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .map(Arc::from);
-    Ok(Some(Document {
-        id: state.next_document_id(),
-        name,
-        origin: Origin::File,
-        batch: Shared::new(batch),
-        text,
-    }))
 }
 
-/// Reads a small file (a cases file, run B) as UTF-8 text and hands it to `then`
-/// with the file's name; a file that cannot be read becomes a notice.
-pub fn read_text(
-    state: AppState,
-    file: web_sys::File,
-    then: impl FnOnce(String, String) + 'static,
-) {
-    leptos::task::spawn_local(async move {
-        match JsFuture::from(file.text()).await {
-            Ok(text) => then(file.name(), text.as_string().unwrap_or_default()),
-            Err(error) => state.notice.set(Some(format!(
-                "{} could not be read: {}",
-                file.name(),
-                describe(&error)
-            ))),
-        }
-    });
-}
-
-fn describe(error: &JsValue) -> String {
+/// A JavaScript error as the sentence it carries.
+pub(crate) fn describe(error: &JsValue) -> String {
     error
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))

@@ -13,6 +13,8 @@ mod lazy;
 pub(crate) mod persist;
 pub mod samples;
 pub(crate) mod state;
+#[cfg(feature = "test-hooks")]
+pub mod test_hooks;
 
 use components::{
     baseline::BaselineComparison, distribution::Distribution, error_panel::ErrorPanel,
@@ -22,12 +24,8 @@ use components::{
 };
 use leptos::prelude::*;
 pub use samples::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
-#[doc(hidden)]
-pub use state::loading::{
-    set_slice_bytes, set_task_budget_ms, LARGEST_FILE, SLICE_BYTES, TASK_BUDGET_MS,
-};
-#[doc(hidden)]
-pub use state::{memo_analysis_count, parse_count, PASTE_PAUSE};
+pub use state::loading::{LARGEST_FILE, SLICES_PER_READ, SLICE_BYTES, TASK_BUDGET_MS};
+pub use state::PASTE_PAUSE;
 use state::{AppState, View};
 
 #[component]
@@ -94,7 +92,7 @@ fn accept_dropped_files(state: AppState) {
         ev.prevent_default();
         state.dragging.set(false);
         if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
-            browser::read_files(state, files);
+            state::loading::read_files(state, files);
         }
     });
     on_cleanup(move || {

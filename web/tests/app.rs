@@ -5,11 +5,10 @@
 mod common;
 
 use common::*;
-use ragtrace_core::parse_documents;
-use ragtrace_core::{analyze, Analysis, Settings, SweepPoint};
+use ragtrace_core::{analyze, parse_documents, Analysis, SettingKey, Settings, SweepPoint};
 use ragtrace_core::{block_changes, BlockChange};
-use ragtrace_web::components::trace_list::list_walk_count;
 use ragtrace_web::samples::Sample;
+use ragtrace_web::test_hooks::list_walk_count;
 use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_LOOKUP_RESULTS};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -235,6 +234,36 @@ async fn the_trace_view_waterfall_shows_the_core_stages() {
     assert_eq!(stage_count(&root, "returnN"), stages.return_n_cut);
     assert_eq!(stage_count(&root, "accepted"), stages.accepted);
     assert!(stages.duplicates > 0 && stages.accepted > 0);
+}
+
+#[wasm_bindgen_test]
+async fn the_trace_view_lists_every_setting_of_the_core() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "button[data-sample=\"dense\"]");
+    settle().await;
+    let want = expected(
+        &[("dense-trace.json", SAMPLE_DENSE_TRACE)],
+        &Settings::default(),
+    );
+    let config = want.traces[0].config;
+    // Every key of the core's configuration (all but the page's own switch, which
+    // the line's note says), with the value the trace was analysed under.
+    let keys: Vec<(&str, String)> = SettingKey::ALL
+        .iter()
+        .filter_map(|&key| Some((key.name(), config.value(key)?.to_string())))
+        .collect();
+    assert_eq!(keys.len(), SettingKey::ALL.len() - 1);
+    assert_eq!(
+        find_all(&root, "#trace-settings [data-setting]").len(),
+        keys.len()
+    );
+    for (name, value) in &keys {
+        assert_eq!(
+            text(&root, &format!("#trace-settings [data-setting=\"{name}\"]")),
+            format!("{name} {value}")
+        );
+    }
 }
 
 #[wasm_bindgen_test]

@@ -1,4 +1,4 @@
-//! Defects found by reading the code (issue 12), driven through the real `App`:
+//! Links and baselines, driven through the real `App`:
 //! a link whose settings are partly invalid, and a baseline that must describe
 //! the same batch as the analysis it is compared with.
 #![cfg(target_arch = "wasm32")]

@@ -9,11 +9,10 @@ mod common;
 use common::*;
 use ragtrace_core::{analyze, ParsedBatch, Settings};
 use ragtrace_core::{parse_document_bytes, parse_documents};
-use ragtrace_web::browser::{blocks_read_by_worker, SLICES_PER_READ};
-use ragtrace_web::{
-    memo_analysis_count, parse_count, set_slice_bytes, set_task_budget_ms, SAMPLE_DENSE_TRACE,
-    SLICE_BYTES, TASK_BUDGET_MS,
+use ragtrace_web::test_hooks::{
+    blocks_read_by_worker, memo_analysis_count, parse_count, set_slice_bytes, set_task_budget_ms,
 };
+use ragtrace_web::{SAMPLE_DENSE_TRACE, SLICES_PER_READ, SLICE_BYTES, TASK_BUDGET_MS};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

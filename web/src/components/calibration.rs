@@ -1,4 +1,4 @@
-//! The Golden tab's Calibration panel (issue 10): do the levels and the
+//! The Golden tab's Calibration panel: do the levels and the
 //! low-quality gate agree with the golden outcomes, and which settings would make
 //! them agree. Every figure comes from `ragtrace_core::calibration`: the cases are
 //! linked to the traces once per batch and cases file (`link`), and each knob move

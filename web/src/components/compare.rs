@@ -6,7 +6,7 @@ use crate::components::compare_pair::{PairTable, PairView};
 use crate::components::dom;
 use crate::components::error_panel::InputErrorItem;
 use crate::format::{count, level_class, number, optional_number, LEVELS};
-use crate::state::compare::{CompareState, PairSort, RunB, PASTED_B_SOURCE};
+use crate::state::compare::{CompareState, RunB, PASTED_B_SOURCE};
 use crate::state::golden::GoldenState;
 use crate::state::AppState;
 use leptos::html;
@@ -20,7 +20,7 @@ use web_sys::Element;
 fn read_run_b(compare: CompareState, state: AppState, files: web_sys::FileList) {
     for i in 0..files.length() {
         let Some(file) = files.get(i) else { continue };
-        crate::browser::read_text(state, file, move |name, text| {
+        crate::state::loading::read_text(state, file, move |name, text| {
             compare.add_document(name, Arc::from(text))
         });
     }
@@ -592,41 +592,4 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
         ),
         Some(grid),
     ))
-}
-
-/// Column header that sorts the pair table; a second click reverses.
-#[component]
-pub(crate) fn PairSortHeader(sort: PairSort, label: &'static str) -> impl IntoView {
-    let compare = expect_context::<CompareState>();
-    let mark = move || {
-        compare
-            .controls
-            .with(|c| match (c.sort == sort, c.descending) {
-                (false, _) => "none",
-                (true, true) => "descending",
-                (true, false) => "ascending",
-            })
-    };
-    view! {
-        <div role="columnheader" class="tcell" aria-sort=mark>
-            <button
-                type="button"
-                class="sort"
-                data-sort=sort.key()
-                on:click=move |_| compare.controls.update(|c| {
-                    c.descending = c.sort == sort && !c.descending;
-                    c.sort = sort;
-                })
-            >
-                {label}
-                <span aria-hidden="true" class="sort-mark">
-                    {move || match mark() {
-                        "ascending" => "▲",
-                        "descending" => "▼",
-                        _ => "",
-                    }}
-                </span>
-            </button>
-        </div>
-    }
 }

@@ -1,9 +1,9 @@
-//! The Compare tab's pair table (virtualised like the trace list) and the side-by-side
+//! The Compare tab's pair table (virtualised like the trace list, `virtual_rows`) and the side-by-side
 //! view of one pair: the two traces' blocks with lines joining the same document.
 
-use crate::components::compare::PairSortHeader;
 use crate::components::dom;
-use crate::components::trace_list::ROW_HEIGHT;
+use crate::components::sort_header::{self, ColumnSort};
+use crate::components::virtual_rows::{row_window_view, RowWindow};
 use crate::format::{level_class, number, optional_number};
 use crate::state::compare::{visible_pairs, CompareState, PairSort};
 use crate::state::Shared;
@@ -11,10 +11,6 @@ use leptos::prelude::*;
 use ragtrace_core::{pair_detail, OnlyOneSide, PairComparison, PairDetail};
 use ragtrace_core::{Level, TraceAnalysis};
 use web_sys::Element;
-
-/// Rows that fit in the scroll container (as the trace list's).
-const VIEWPORT_ROWS: i32 = 16;
-const OVERSCAN: i32 = 6;
 
 /// `f` of the pair at `index` in the current comparison: a row reads its numbers
 /// through this, so a knob move updates them in place.
@@ -64,12 +60,7 @@ pub(crate) fn PairTable() -> impl IntoView {
             _ => Shared::new(rows),
         }
     });
-    let scroll_top = RwSignal::new(0i32);
-    let window = move || {
-        let len = rows.with(|r| r.len()) as i32;
-        let first = (scroll_top.get() / ROW_HEIGHT - OVERSCAN).clamp(0, len);
-        (first, (first + VIEWPORT_ROWS + 2 * OVERSCAN).min(len))
-    };
+    let window = RowWindow::new(move || rows.with(|r| r.len()));
     let total = move || {
         compare
             .comparison
@@ -109,13 +100,13 @@ pub(crate) fn PairTable() -> impl IntoView {
             <div class="vtable ptable" role="table" aria-label="Pairs">
                 <div role="rowgroup" class="vtable-head">
                     <div role="row" class="trow head">
-                        <PairSortHeader sort=PairSort::Order label="#"/>
+                        {sort_header(compare, PairSort::Order, "#")}
                         <div role="columnheader" class="tcell">"query"</div>
                         <div role="columnheader" class="tcell">"modes"</div>
-                        <PairSortHeader sort=PairSort::LevelChange label="level A → B"/>
-                        <PairSortHeader sort=PairSort::QualityChange label="top quality A → B"/>
-                        <PairSortHeader sort=PairSort::Overlap label="overlap@k"/>
-                        <PairSortHeader sort=PairSort::Rbo label="RBO"/>
+                        {sort_header(compare, PairSort::LevelChange, "level A → B")}
+                        {sort_header(compare, PairSort::QualityChange, "top quality A → B")}
+                        {sort_header(compare, PairSort::Overlap, "overlap@k")}
+                        {sort_header(compare, PairSort::Rbo, "RBO")}
                         <div role="columnheader" class="tcell">"τ-b"</div>
                         <div role="columnheader" class="tcell">"notes"</div>
                     </div>
@@ -125,29 +116,18 @@ pub(crate) fn PairTable() -> impl IntoView {
                     role="rowgroup"
                     tabindex="0"
                     aria-label="Pair rows, scrollable"
-                    on:scroll=move |ev| {
-                        let el: web_sys::Element = event_target(&ev);
-                        scroll_top.set(el.scroll_top());
-                    }
+                    on:scroll=move |ev| window.scrolled_to(&event_target(&ev))
                 >
-                    <div
-                        class="vtable-spacer"
-                        style:height=move || [(rows.with(|r| r.len()) as i32 * ROW_HEIGHT).to_string(), "px".to_owned()].concat()
-                    >
-                        <div
-                            class="vtable-window"
-                            style:transform=move || ["translateY(".to_owned(), (window().0 * ROW_HEIGHT).to_string(), "px)".to_owned()].concat()
-                        >
-                            {move || {
+                    {row_window_view(window, move || {
                                 // The rows follow the pairing, the filters and order, and the
                                 // window; a knob move that keeps those only updates cells.
-                                let (first, last) = window();
+                                let (first, last) = window.range();
                                 let rows = rows.get();
                                 compare.pairing.track();
                                 let comparison = compare.comparison.get_untracked();
                                 compare.runs.with_untracked(|runs| {
                                     let (Some((a, _)), Some(c), Some(slice)) =
-                                        (runs, comparison, rows.get(first as usize..last as usize))
+                                        (runs, comparison, rows.get(first..last))
                                     else {
                                         return Vec::new();
                                     };
@@ -159,13 +139,27 @@ pub(crate) fn PairTable() -> impl IntoView {
                                         })
                                         .collect::<Vec<_>>()
                                 })
-                            }}
-                        </div>
-                    </div>
+                            })}
                 </div>
             </div>
         </section>
     }
+}
+
+/// The header of a column the pair table can be sorted by; a second click reverses.
+fn sort_header(compare: CompareState, sort: PairSort, label: &'static str) -> impl IntoView {
+    let sorted = move || {
+        compare
+            .controls
+            .with(|c| ColumnSort::of(c.sort == sort, c.descending))
+    };
+    let sort_by = move || {
+        compare.controls.update(|c| {
+            c.descending = c.sort == sort && !c.descending;
+            c.sort = sort;
+        })
+    };
+    sort_header::sort_header(label, sort.key(), sorted, sort_by)
 }
 
 /// One row of the pair table. Its structure (the pair's queries and modes) is fixed

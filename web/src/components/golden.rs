@@ -33,7 +33,7 @@ fn read_cases_file(golden: GoldenState, state: AppState, files: web_sys::FileLis
     let Some(file) = files.get(0) else {
         return;
     };
-    crate::browser::read_text(state, file, move |name, text| golden.load(name, text));
+    crate::state::loading::read_text(state, file, move |name, text| golden.load(name, text));
 }
 
 #[component]

@@ -1,7 +1,7 @@
 //! Getting traces in: paste, pick files, drop files (handled page-wide in `App`), samples.
 
-use crate::browser::read_files;
 use crate::samples::Sample;
+use crate::state::loading::read_files;
 use crate::state::AppState;
 use leptos::html;
 use leptos::prelude::*;

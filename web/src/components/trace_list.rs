@@ -1,22 +1,16 @@
-//! The trace list: filter, sort, open a trace. Virtualised (only the rows in view
-//! exist in the DOM, in a scroll container of fixed row height), so it stays
-//! smooth with 100,000 traces.
+//! The trace list: filter, sort, open a trace. Virtualised (`virtual_rows`: only
+//! the rows in view exist in the DOM, in a scroll container of fixed row height),
+//! so it stays smooth with 100,000 traces.
 
+use crate::components::sort_header::{self, ColumnSort};
+use crate::components::virtual_rows::{row_window_view, RowWindow, ROW_HEIGHT};
 use crate::format::{self, level_class, LEVELS};
 use crate::state::{AppState, ListControls, ModeFilter, Shared, Sort, SortKey, View};
 use leptos::prelude::*;
 use ragtrace_core::same_batch;
 use ragtrace_core::{Analysis, Level, TraceAnalysis};
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use wasm_bindgen::JsCast;
-
-/// Pixel height of one row; must match `.trow` in style.css.
-pub const ROW_HEIGHT: i32 = 30;
-/// Rows that fit in the scroll container (its height is ROW_HEIGHT × this, in style.css).
-const VIEWPORT_ROWS: i32 = 16;
-/// Extra rows rendered above and below, so fast scrolling shows no gaps.
-const OVERSCAN: i32 = 6;
 
 fn compare(a: &TraceAnalysis, b: &TraceAnalysis, key: SortKey) -> Ordering {
     match key {
@@ -46,15 +40,6 @@ fn compare(a: &TraceAnalysis, b: &TraceAnalysis, key: SortKey) -> Ordering {
     }
 }
 
-static LIST_WALKS: AtomicUsize = AtomicUsize::new(0);
-
-/// How many times the trace list has walked a whole analysis to choose its rows since
-/// the page started: the tests check that a knob the rows do not depend on walks none.
-#[doc(hidden)]
-pub fn list_walk_count() -> usize {
-    LIST_WALKS.load(AtomicOrdering::Relaxed)
-}
-
 /// Indices into `analysis.traces` that pass the filters, in the chosen order.
 pub fn visible_rows(
     analysis: &Analysis,
@@ -68,7 +53,8 @@ pub fn visible_rows(
             .is_some_and(|bt| bt.relevance_level != t.relevance_level),
         None => t.level_differs,
     };
-    LIST_WALKS.fetch_add(1, AtomicOrdering::Relaxed);
+    #[cfg(feature = "test-hooks")]
+    crate::test_hooks::LIST_WALKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut rows: Vec<usize> = analysis
         .traces
         .iter()
@@ -289,49 +275,22 @@ fn ListFilters() -> impl IntoView {
     }
 }
 
-/// A column header that sorts by its column; a second click reverses.
-#[component]
-fn SortHeader(key: SortKey, label: &'static str) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let sort = move || state.list.with(|c| c.sort);
-    let aria_sort = move || {
-        let s = sort();
-        if s.key != key {
-            "none"
-        } else if s.descending {
-            "descending"
-        } else {
-            "ascending"
-        }
+/// The header of a column the list can be sorted by; a second click reverses.
+fn sort_header(state: AppState, key: SortKey, label: &'static str) -> impl IntoView {
+    let sorted = move || {
+        state
+            .list
+            .with(|c| ColumnSort::of(c.sort.key == key, c.sort.descending))
     };
-    view! {
-        <div role="columnheader" class="tcell" aria-sort=aria_sort>
-            <button
-                type="button"
-                class="sort"
-                data-sort=crate::persist::sort_key_name(key)
-                on:click=move |_| {
-                    state
-                        .list
-                        .update(|c| {
-                            c.sort = Sort {
-                                key,
-                                descending: c.sort.key == key && !c.sort.descending,
-                            };
-                        })
-                }
-            >
-                {label}
-                <span aria-hidden="true" class="sort-mark">
-                    {move || match aria_sort() {
-                        "ascending" => "▲",
-                        "descending" => "▼",
-                        _ => "",
-                    }}
-                </span>
-            </button>
-        </div>
-    }
+    let sort = move || {
+        state.list.update(|c| {
+            c.sort = Sort {
+                key,
+                descending: c.sort.key == key && !c.sort.descending,
+            };
+        })
+    };
+    sort_header::sort_header(label, crate::persist::sort_key_name(key), sorted, sort)
 }
 
 #[component]
@@ -340,20 +299,11 @@ fn VirtualTable(
     baseline: Memo<Option<Shared<Analysis>>>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let scroll_top = RwSignal::new(0i32);
+    let window = RowWindow::new(move || rows.with(|r| r.len()));
     let viewport = NodeRef::<leptos::html::Div>::new();
     // The aria-rowindex of the row that holds (or is to get) the focus, if any.
     let focus_row_index = StoredValue::new(None::<usize>);
     let pinned = move || baseline.with(Option::is_some);
-    // The window of rows to render: a function of the scroll position only.
-    let window = move || {
-        let len = rows.with(|r| r.len()) as i32;
-        let first = (scroll_top.get() / ROW_HEIGHT - OVERSCAN).clamp(0, len);
-        let last = (first + VIEWPORT_ROWS + 2 * OVERSCAN).min(len);
-        (first, last)
-    };
-    let spacer_height = move || format!("{}px", rows.with(|r| r.len()) as i32 * ROW_HEIGHT);
-    let offset = move || format!("translateY({}px)", window().0 * ROW_HEIGHT);
 
     view! {
         <div
@@ -365,14 +315,14 @@ fn VirtualTable(
         >
             <div role="rowgroup" class="vtable-head">
                 <div role="row" class="trow head" aria-rowindex="1">
-                    <SortHeader key=SortKey::Position label="#"/>
-                    <SortHeader key=SortKey::Name label="trace"/>
-                    <SortHeader key=SortKey::Mode label="mode"/>
-                    <SortHeader key=SortKey::Recorded label="recorded"/>
-                    <SortHeader key=SortKey::Level label="recomputed"/>
-                    <SortHeader key=SortKey::TopQuality label="top quality"/>
-                    <SortHeader key=SortKey::Accepted label="accepted"/>
-                    <SortHeader key=SortKey::Candidates label="candidates"/>
+                    {sort_header(state, SortKey::Position, "#")}
+                    {sort_header(state, SortKey::Name, "trace")}
+                    {sort_header(state, SortKey::Mode, "mode")}
+                    {sort_header(state, SortKey::Recorded, "recorded")}
+                    {sort_header(state, SortKey::Level, "recomputed")}
+                    {sort_header(state, SortKey::TopQuality, "top quality")}
+                    {sort_header(state, SortKey::Accepted, "accepted")}
+                    {sort_header(state, SortKey::Candidates, "candidates")}
                     <div role="columnheader" class="tcell">"gates"</div>
                     <Show when=pinned>
                         <div role="columnheader" class="tcell">"baseline"</div>
@@ -388,20 +338,15 @@ fn VirtualTable(
                 node_ref=viewport
                 on:keydown=move |ev| {
                     let len = rows.with_untracked(|r| r.len());
-                    move_between_rows(ev, len, scroll_top, focus_row_index)
+                    move_between_rows(ev, len, window, focus_row_index)
                 }
                 on:focusin=move |ev| {
                     focus_row_index.try_set_value(row_index_of(&event_target(&ev)));
                 }
-                on:scroll=move |ev| {
-                    let el: web_sys::Element = event_target(&ev);
-                    scroll_top.set(el.scroll_top());
-                }
+                on:scroll=move |ev| window.scrolled_to(&event_target(&ev))
             >
-                <div class="vtable-spacer" style:height=spacer_height>
-                    <div class="vtable-window" style:transform=offset>
-                        {move || {
-                            let (first, last) = window();
+                {row_window_view(window, move || {
+                            let (first, last) = window.range();
                             keep_row_focus(viewport, focus_row_index);
                             // The rows' structure follows the batch, the window, the list
                             // and the baseline; the analysis itself only updates cells. Read,
@@ -411,7 +356,7 @@ fn VirtualTable(
                             let rows = rows.get();
                             state.analysis.with_untracked(|analysis| {
                                 let (Some(analysis), Some(slice)) =
-                                    (analysis, rows.get(first as usize..last as usize))
+                                    (analysis, rows.get(first..last))
                                 else {
                                     return Vec::new();
                                 };
@@ -421,13 +366,11 @@ fn VirtualTable(
                                     .filter_map(|(offset, &index)| {
                                         let t = analysis.traces.get(index)?;
                                         let base = baseline.as_ref().and_then(|b| b.traces.get(index));
-                                        Some(trace_row(state, t, index, first as usize + offset, base))
+                                        Some(trace_row(state, t, index, first + offset, base))
                                     })
                                     .collect::<Vec<_>>()
                             })
-                        }}
-                    </div>
-                </div>
+                        })}
             </div>
         </div>
     }
@@ -439,7 +382,7 @@ fn VirtualTable(
 fn move_between_rows(
     ev: leptos::ev::KeyboardEvent,
     len: usize,
-    scroll_top: RwSignal<i32>,
+    window: RowWindow,
     focus_row_index: StoredValue<Option<usize>>,
 ) {
     let Some(viewport) = ev
@@ -474,7 +417,7 @@ fn move_between_rows(
     }
     // Claimed before the rows are rebuilt for the new scroll position.
     focus_row_index.set_value(Some(target + 2));
-    scroll_top.set(viewport.scroll_top());
+    window.scrolled_to(&viewport);
     focus_row(&viewport, target + 2);
 }
 

@@ -7,7 +7,7 @@ use crate::components::waterfall::Waterfall;
 use crate::format::{self, level_class, number, optional_bool, optional_number, yes_no};
 use crate::state::{AppState, View};
 use leptos::prelude::*;
-use ragtrace_core::block_changes;
+use ragtrace_core::{block_changes, Config, SettingKey};
 use ragtrace_core::{EvidenceComparison, TraceAnalysis};
 
 #[component]
@@ -113,18 +113,7 @@ fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
                 <dt>"from"</dt>
                 <dd>{place} " " <code>{trace.trace.pointer.clone()}</code></dd>
                 <dt>"settings"</dt>
-                <dd>
-                    {format!(
-                        "maxL2Distance {}, returnN {}, maxChunksPerDocument {}, thresholds {} / {} / {}, hybridQuality {} ({options_note})",
-                        config.max_l2_distance,
-                        config.return_n,
-                        config.max_chunks_per_document,
-                        config.precise_threshold,
-                        config.highly_relevant_threshold,
-                        config.reference_threshold,
-                        config.hybrid_quality.as_str(),
-                    )}
-                </dd>
+                <dd id="trace-settings">{settings(&config)} " (" {options_note} ")"</dd>
             </dl>
             {trace
                 .trace.n_approximated
@@ -137,6 +126,20 @@ fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
                 })}
         </header>
     }
+}
+
+/// Every key of the trace's configuration, in the core's order (`SettingKey::ALL`), as
+/// `name value` items separated by commas.
+fn settings(config: &Config) -> Vec<impl IntoView> {
+    SettingKey::ALL
+        .iter()
+        .filter_map(|&key| Some((key.name(), config.value(key)?)))
+        .enumerate()
+        .map(|(i, (name, value))| {
+            let separator = if i == 0 { "" } else { ", " };
+            view! { {separator} <span data-setting=name>{format!("{name} {value}")}</span> }
+        })
+        .collect()
 }
 
 #[component]

@@ -19,7 +19,6 @@ use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{analyze, Analysis, BatchAnalyzer, ConfigError, Level, ParsedBatch, Settings};
 use ragtrace_core::{parse_document, DocumentSummary};
 use std::ops::Deref;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -58,7 +57,7 @@ impl<T> Deref for Shared<T> {
 
 /// Where a loaded document came from; decides how it is remembered across reloads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     File,
     /// A built-in sample; `opening` marks the one the page opened with, which the
     /// first document of the user's own replaces.
@@ -72,7 +71,7 @@ pub enum Origin {
 /// not one of these: it lives in [`AppState::paste`] and joins the batch as the
 /// document `pasted text`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Document {
+pub(crate) struct Document {
     pub id: u64,
     pub name: String,
     pub origin: Origin,
@@ -110,34 +109,16 @@ pub(crate) const PASTE_SOURCE: &str = "pasted text";
 /// keystrokes closer together than this only update the text box.
 pub const PASTE_PAUSE: Duration = Duration::from_millis(100);
 
-static PARSES: AtomicUsize = AtomicUsize::new(0);
-
-/// How many documents (and pasted texts) the page has parsed since it started:
-/// the tests check that typing re-parses only the pasted text.
-#[doc(hidden)]
-pub fn parse_count() -> usize {
-    PARSES.load(Ordering::Relaxed)
-}
-
-static MEMO_ANALYSES: AtomicUsize = AtomicUsize::new(0);
-
-/// How many analyses the analysis memo has computed itself (in the task that asked
-/// for them) since the page started: the tests check that a loaded file's first
-/// analysis was made in pieces beforehand instead.
-#[doc(hidden)]
-pub fn memo_analysis_count() -> usize {
-    MEMO_ANALYSES.load(Ordering::Relaxed)
-}
-
 /// Every whole-text parse of the page goes through here, so that it is counted.
 pub(crate) fn parse_counted(source: &str, text: &str) -> ParsedBatch {
-    PARSES.fetch_add(1, Ordering::Relaxed);
+    #[cfg(feature = "test-hooks")]
+    crate::test_hooks::PARSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     parse_document(source, text)
 }
 
 /// What the main area shows. New views (a golden-evaluation tab) are new variants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View {
+pub(crate) enum View {
     /// The batch view when there is more than one trace, else the only trace.
     Auto,
     Batch,
@@ -228,7 +209,7 @@ impl Default for ListControls {
 
 /// All signals and memos of the page; `Copy`, handed around through context.
 #[derive(Clone, Copy)]
-pub struct AppState {
+pub(crate) struct AppState {
     pub documents: RwSignal<Vec<Document>>,
     /// The text in the paste box, as typed.
     pub paste: RwSignal<String>,
@@ -258,8 +239,6 @@ pub struct AppState {
     /// analysis memo takes it instead of analysing in one long task.
     prepared: StoredValue<Option<(Settings, Shared<Analysis>)>>,
 
-    /// The loaded documents' batches, concatenated (only when documents change).
-    pub documents_batch: Memo<Shared<ParsedBatch>>,
     /// Every document (files, samples, pasted text) as the core read it.
     pub parsed: Memo<Shared<ParsedBatch>>,
     /// The batch the analysis runs on: `parsed`, unless a document could not be
@@ -280,7 +259,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(documents: Vec<Document>, paste: String, settings: Settings) -> Self {
+    pub(crate) fn new(documents: Vec<Document>, paste: String, settings: Settings) -> Self {
         let next = documents.iter().map(|d| d.id + 1).max().unwrap_or(1);
         let documents = RwSignal::new(documents);
         let paste_batch = RwSignal::new(parse_paste(&paste));
@@ -324,7 +303,9 @@ impl AppState {
                     {
                         return Ok(analysis);
                     }
-                    MEMO_ANALYSES.fetch_add(1, Ordering::Relaxed);
+                    #[cfg(feature = "test-hooks")]
+                    crate::test_hooks::MEMO_ANALYSES
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     match previous {
                         Some(Ok(previous)) => previous.reanalyze(&batch, s),
                         _ => analyze(&batch, s, true),
@@ -383,7 +364,6 @@ impl AppState {
             paste_timer: StoredValue::new_local(None),
             prepared,
             paste_batch,
-            documents_batch,
             parsed,
             analysed_batch,
             stale,
@@ -402,7 +382,7 @@ impl AppState {
 
     /// A document the user brought in (file, drop, sample button): it joins the
     /// batch and replaces the sample the page opened with.
-    pub fn add_document(&self, name: String, text: Arc<str>, origin: Origin) {
+    pub(crate) fn add_document(&self, name: String, text: Arc<str>, origin: Origin) {
         let document = Document::parse(self.take_id(), name, text, origin);
         self.add_parsed(document);
     }
@@ -464,7 +444,7 @@ impl AppState {
     }
 
     /// Loads a built-in sample (once: a second click does not double it).
-    pub fn add_sample(&self, sample: Sample) {
+    pub(crate) fn add_sample(&self, sample: Sample) {
         let loaded = self.documents.with_untracked(|docs| {
             docs.iter().any(
                 |d| matches!(d.origin, Origin::Sample { sample: s, opening: false } if s == sample),
@@ -484,7 +464,7 @@ impl AppState {
 
     /// The pasted text changed. It is parsed once typing pauses; then, when it
     /// is not blank, it replaces the opening sample.
-    pub fn set_paste(&self, text: String) {
+    pub(crate) fn set_paste(&self, text: String) {
         self.paste.set(text);
         self.view.set(View::Auto);
         self.schedule_paste_parse();
@@ -510,13 +490,13 @@ impl AppState {
         self.paste_timer.set_value(Some(parse));
     }
 
-    pub fn remove_document(&self, id: u64) {
+    pub(crate) fn remove_document(&self, id: u64) {
         self.documents.update(|docs| docs.retain(|d| d.id != id));
         self.view.set(View::Auto);
     }
 
     /// Documents and pasted text back to the page's opening state.
-    pub fn reset_input(&self) {
+    pub(crate) fn reset_input(&self) {
         let id = self.take_id();
         self.documents.set(vec![opening_document(id)]);
         self.paste.set(String::new());
@@ -526,7 +506,7 @@ impl AppState {
     }
 
     /// The analysed trace at `index`, if the current analysis has it.
-    pub fn trace(&self, index: usize) -> Option<(Shared<Analysis>, usize)> {
+    pub(crate) fn trace(&self, index: usize) -> Option<(Shared<Analysis>, usize)> {
         let analysis = self.analysis.get()?;
         (index < analysis.traces.len()).then_some((analysis, index))
     }

@@ -9,6 +9,7 @@
 //! frame with the batch loaded, and memory against the file's size.
 #![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::*;

@@ -3,10 +3,12 @@
 //! Calibration panel over 10,000 cases. Prints figures; asserts no timings.
 //!
 //! Run with `bash scripts/bench.sh browser`, which compiles it as the site is
-//! (how the figures read: docs/performance.md). Behind the `bench` feature so
-//! that the browser test runs of CI do not spend minutes on it.
+//! (how the figures read: docs/performance.md). A target of its own (web/Cargo.toml)
+//! built only with the `bench` feature, so that the browser tests do not spend
+//! minutes on it.
 #![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::*;
@@ -208,7 +210,7 @@ fn batch_with_a_case_per_trace(traces: usize) -> (String, String) {
     )
 }
 
-/// Issue 10: the Golden tab with its Calibration panel over 10,000 cases linked to
+/// The Golden tab with its Calibration panel over 10,000 cases linked to
 /// 10,000 traces (100,000 candidates), a knob moved, the time to the next painted
 /// frame; and the core's calibration alone, as the panel calls it on a knob move.
 #[wasm_bindgen_test]

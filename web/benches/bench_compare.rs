@@ -6,6 +6,7 @@
 //! `--test bench_compare`.
 #![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::*;
@@ -22,7 +23,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 const QUERIES: usize = 10_000;
 const CANDIDATES_PER_TRACE: usize = 10;
 const ROUNDS: usize = 21;
-/// The significance figure of issue 9: 1,000 cases (the paired generator writes one
+/// The significance tests at their goal: 1,000 cases (the paired generator writes one
 /// case per third query), 5 metrics, 10,000 permutations, in at most 250 ms.
 const SIGNIFICANCE_QUERIES: usize = 3_000;
 const SIGNIFICANCE_GOAL_MS: f64 = 250.0;
