@@ -11,6 +11,7 @@
 
 mod analyze;
 mod error;
+mod explain;
 mod golden;
 mod partial;
 mod quality;
@@ -44,6 +45,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(golden::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(golden::compare, m)?)?;
     m.add_function(wrap_pyfunction!(golden::calibrate, m)?)?;
+    m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
     m.add_function(wrap_pyfunction!(quality::default_config, m)?)?;
     m.add_function(wrap_pyfunction!(quality::canonical_label, m)?)?;
     m.add_function(wrap_pyfunction!(quality::quality_score, m)?)?;

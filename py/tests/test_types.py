@@ -104,3 +104,37 @@ def test_results_have_the_declared_keys(name: str) -> None:
     calibration = ragtrace.calibrate(fixture("calibration/cases.json"), fixture("calibration/traces.json"))
     check("Calibration", dict(calibration), types)
     check("GateCurve", dict(calibration["gate"]["all"]), types)
+
+
+def test_explain_results_have_the_declared_keys() -> None:
+    types = declared()
+    explained = ragtrace.explain(fixture("explain-traces.json"), fixture("explain-cases.json"))
+    check("Explanation", dict(explained), types)
+    check("ExplainSummary", dict(explained["summary"]), types)
+    # CauseCounts is declared in the functional form (its keys have hyphens).
+    assert set(explained["summary"]["causes"]) == {"dropped", "found", "no-trace", "not-retrieved"}
+    for change in explained["summary"]["changes"]:
+        check("ChangeImpact", dict(change), types)
+    settings = types["Settings"][0]
+    sets = []
+    for trace in explained["traces"]:
+        check("TraceExplanation", dict(trace), types)
+        for level_if in trace["levelIf"]:
+            check("LevelIf", dict(level_if), types)
+            sets.append(level_if["set"])
+        for low_if in trace["lowQualityIf"]:
+            check("LowQualityIf", dict(low_if), types)
+            sets.append(low_if["set"])
+        for candidate in trace["candidates"]:
+            check("CandidateExplanation", dict(candidate), types)
+            for set_if in candidate["acceptedIf"] + candidate["droppedIf"]:
+                check("SetIf", dict(set_if), types)
+                sets.append(set_if["set"])
+    for case in explained["cases"]:
+        check("CaseExplanation", dict(case), types)
+        for found_if in case["foundIf"]:
+            check("FoundIf", dict(found_if), types)
+            sets.append(found_if["set"])
+    assert sets
+    for change in sets:
+        assert change and set(change) <= settings, change

@@ -71,3 +71,8 @@ matches_b = ragtrace.case_matches("cases.json", [b"{}"], source="runs.jsonl", fi
 all_matches: ragtrace.CaseMatches = ragtrace.merge([matches_a, matches_b])
 sharded_report = ragtrace.evaluate("cases.json", all_matches)
 sharded_cases: int = sharded_report["summary"]["cases"]
+
+explained = ragtrace.explain("traces.json", "cases.json", {"returnN": 3})
+explained_level: ragtrace.Level = explained["traces"][0]["levelIf"][0]["level"]
+fix: ragtrace.Settings = explained["cases"][0]["foundIf"][0]["set"]
+dropped_cases: int = explained["summary"]["causes"]["dropped"]

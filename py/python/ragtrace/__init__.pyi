@@ -585,6 +585,96 @@ class Calibration(TypedDict):
     suggestions: list[Suggestion]
 
 
+Cause = Literal["no-trace", "not-retrieved", "dropped", "found"]
+
+
+class LevelIf(TypedDict):
+    """A change (one or two settings, as `config` takes them) and the trace's level under it."""
+    set: Settings
+    level: Level
+
+
+class LowQualityIf(TypedDict):
+    """A change and the trace's `lowQuality` under it."""
+    set: Settings
+    lowQuality: bool
+
+
+class SetIf(TypedDict):
+    """A change, alone."""
+    set: Settings
+
+
+class CandidateExplanation(TypedDict):
+    """One candidate's status and the nearest changes that flip it."""
+    index: int
+    docId: str
+    status: Status
+    acceptedIf: list[SetIf]
+    droppedIf: list[SetIf]
+    reason: str | None
+
+
+class TraceExplanation(TypedDict):
+    """One trace's level and `lowQuality`, what moves them, and its candidates."""
+    index: int
+    requestId: str | None
+    level: Level
+    lowQuality: bool
+    levelIf: list[LevelIf]
+    lowQualityIf: list[LowQualityIf]
+    reason: str | None
+    candidates: list[CandidateExplanation]
+
+
+class FoundIf(TypedDict):
+    """A change that finds a case, and the case's hit level under it."""
+    set: Settings
+    hit: GoldenLevel
+
+
+class CaseExplanation(TypedDict):
+    """One golden case: why it was or was not found, and what finds it."""
+    caseId: str
+    traceIndex: int | None
+    hit: GoldenLevel
+    cause: Cause
+    candidateIndex: int | None
+    candidateStatus: Status | None
+    foundIf: list[FoundIf]
+    reason: str | None
+
+
+CauseCounts = TypedDict("CauseCounts", {"dropped": int, "found": int, "no-trace": int, "not-retrieved": int})
+"""Cases per cause; always all four keys."""
+
+
+class ChangeImpact(TypedDict):
+    """One change among the cases' fixes, applied to the whole batch."""
+    set: Settings
+    recovers: int
+    recoveredCases: list[str]
+    tracesChanged: int
+    levelTransitions: dict[str, int]
+    hitLevelDrops: int
+
+
+class ExplainSummary(TypedDict):
+    traces: int
+    cases: int
+    causes: CauseCounts
+    misses: int
+    changes: list[ChangeImpact]
+
+
+class Explanation(TypedDict):
+    """`explain.json` of contract section 9 (`explain`)."""
+    config: Config
+    traces: list[TraceExplanation]
+    cases: list[CaseExplanation]
+    summary: ExplainSummary
+
+
 
 class Row(TypedDict):
     """One trace as a flat row (`Analysis.rows()`), for a DataFrame."""
@@ -656,6 +746,7 @@ def compare(
     a: Source, b: Source, cases: Source | None = None, config: ConfigArg = None, *, rbo_p: float = 0.9
 ) -> CompareReport: ...
 def calibrate(cases: Source, runs: Source, config: ConfigArg = None) -> Calibration: ...
+def explain(source: Source, cases: Source | None = None, config: ConfigArg = None) -> Explanation: ...
 def default_config() -> Config: ...
 def canonical_label(label: str) -> CanonicalLabel | None: ...
 def quality_score(
