@@ -240,7 +240,7 @@ class CaseReport(TypedDict):
     caseId: str
     query: str | None
     traceName: str | None
-    linkedBy: Literal["caseId", "query", null]
+    linkedBy: Literal["caseId", "query"] | None
     level: GoldenLevel
     docHit: bool
     breadcrumbHit: bool
