@@ -48,10 +48,12 @@ fi
 if [ "$which" = all ] || [ "$which" = js ]; then
   # The package as `wasm-pack build --release` makes it, and the batch of
   # core/benches/analyze.rs (5,000 traces of 20 candidates, seed 42) as JSON lines.
+  # analyze.mjs times it warm (7 runs in one process) and fresh (7 new Node processes
+  # per variant, each timing its first call; the default counts, given here to show them).
   out="$ROOT/target/js-bench"
   mkdir -p "$out"
   with_wasm_toolchain wasm-pack --log-level warn build --release --target nodejs \
     --out-dir "$out/pkg" js >/dev/null
   cargo run --quiet --release -p ragtrace-js --example generate_batch >"$out/batch.jsonl"
-  node js/bench/analyze.mjs "$out/pkg" "$out/batch.jsonl"
+  node js/bench/analyze.mjs "$out/pkg" "$out/batch.jsonl" 7 7
 fi
