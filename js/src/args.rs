@@ -28,7 +28,10 @@ fn to_json(value: JsValue, what: &'static str) -> Result<serde_json::Value, Erro
 /// partial failures are reported in the result's `inputErrors`.
 pub(crate) fn traces(input: JsValue, source: &'static str) -> Result<ParsedBatch, Error> {
     let batch = match input.as_string() {
-        Some(text) => parse_document(source, &text),
+        Some(text) => {
+            crate::memory::reserve_for_parse(text.len());
+            parse_document(source, &text)
+        }
         None if is_absent(&input) => return Err(Error::Missing { what: source }),
         None => parse_value(source, &to_json(input, source)?),
     };

@@ -18,6 +18,7 @@ mod calibrate;
 mod config;
 mod error;
 mod evaluate;
+mod memory;
 mod quality;
 mod to_js;
 
