@@ -259,6 +259,10 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
+    // Out of line: inlined into `App` (its only caller), its memos and their closures
+    // swell the component's frame and cost about 0.5 KB of the site's gzipped first
+    // load (scripts/build-site.sh).
+    #[inline(never)]
     pub(crate) fn new(documents: Vec<Document>, paste: String, settings: Settings) -> Self {
         let next = documents.iter().map(|d| d.id + 1).max().unwrap_or(1);
         let documents = RwSignal::new(documents);
