@@ -51,7 +51,7 @@ fn session_store_is_strong_under_the_traces_own_return_n() {
     assert_eq!(
         (r.summary.levels.strong, r.summary.levels.miss),
         (4, 1),
-        "redis, session, pay and gateway strong; no-run a miss"
+        "the redis, session-store, pay and gateway cases strong; no-run a miss"
     );
 }
 
