@@ -1,7 +1,7 @@
 //! `ragtrace calibrate`: the level table, the gate as a classifier and suggested
 //! settings against golden cases; writes calibration.json and calibration.md.
 
-use super::{golden_inputs, write_file, GoldenInputs, SettingsArgs, EXIT_INPUT};
+use super::{golden_inputs, write_report, GoldenInputs, SettingsArgs, EXIT_INPUT};
 use clap::Args;
 use ragtrace_core::{calibrate, calibration_markdown, calibration_summary_text};
 use std::path::PathBuf;
@@ -32,23 +32,14 @@ pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
         Err(code) => return code,
     };
     let result = calibrate(&cases, &analysis);
-    let json = match serde_json::to_string_pretty(&result) {
-        Ok(json) => json + "\n",
-        Err(err) => {
-            eprintln!("ragtrace: cannot serialise the calibration: {err}");
-            return ExitCode::from(EXIT_INPUT);
-        }
-    };
-    let written = write_file(&args.out_dir, "calibration.json", &json).and_then(|()| {
-        write_file(
-            &args.out_dir,
-            "calibration.md",
-            &calibration_markdown(&result),
-        )
-    });
-    if let Err(message) = written {
-        eprintln!("ragtrace: {message}");
-        return ExitCode::from(EXIT_INPUT);
+    if let Err(code) = write_report(
+        &args.out_dir,
+        "calibration",
+        "calibration",
+        &result,
+        &calibration_markdown(&result),
+    ) {
+        return code;
     }
     print!("{}", calibration_summary_text(&result));
     if partial {

@@ -2,7 +2,7 @@
 //! the comparison is `ragtrace_core::runs`.
 
 use super::read::read_batch;
-use super::{load_settings, print_input_errors, read_cases, write_file, SettingsArgs};
+use super::{load_settings, print_input_errors, read_cases, write_report, SettingsArgs};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::GoldenReport;
@@ -95,18 +95,14 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let json = match serde_json::to_string_pretty(&report) {
-        Ok(json) => json + "\n",
-        Err(err) => {
-            eprintln!("ragtrace: cannot serialise the comparison: {err}");
-            return ExitCode::from(EXIT_INPUT);
-        }
-    };
-    let written = write_file(&args.out_dir, "compare.json", &json)
-        .and_then(|()| write_file(&args.out_dir, "compare.md", &compare_markdown(&report)));
-    if let Err(message) = written {
-        eprintln!("ragtrace: {message}");
-        return ExitCode::from(EXIT_INPUT);
+    if let Err(code) = write_report(
+        &args.out_dir,
+        "compare",
+        "comparison",
+        &report,
+        &compare_markdown(&report),
+    ) {
+        return code;
     }
     print!("{}", compare_summary_text(&report));
     if let Some(message) = &report.no_common_query {

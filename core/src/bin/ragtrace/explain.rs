@@ -1,7 +1,7 @@
 //! `ragtrace explain`: for every candidate, level and golden case, the least change of
 //! settings that flips it; writes explain.json and explain.md.
 
-use super::{load_settings, print_input_errors, read_cases, write_file, SettingsArgs};
+use super::{load_settings, print_input_errors, read_cases, write_report, SettingsArgs};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::{analyze, explain_analysis, explain_markdown, explain_summary_text};
@@ -46,18 +46,14 @@ pub(crate) fn run(args: ExplainArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let json = match serde_json::to_string_pretty(&explained) {
-        Ok(json) => json + "\n",
-        Err(err) => {
-            eprintln!("ragtrace: cannot serialise the explanation: {err}");
-            return ExitCode::from(EXIT_INPUT);
-        }
-    };
-    let written = write_file(&args.out_dir, "explain.json", &json)
-        .and_then(|()| write_file(&args.out_dir, "explain.md", &explain_markdown(&explained)));
-    if let Err(message) = written {
-        eprintln!("ragtrace: {message}");
-        return ExitCode::from(EXIT_INPUT);
+    if let Err(code) = write_report(
+        &args.out_dir,
+        "explain",
+        "explanation",
+        &explained,
+        &explain_markdown(&explained),
+    ) {
+        return code;
     }
     print!("{}", explain_summary_text(&explained));
     if unreadable || !batch.errors.is_empty() {

@@ -147,6 +147,28 @@ fn write_file(dir: &std::path::Path, name: &str, contents: &str) -> Result<(), S
     std::fs::write(&path, contents).map_err(|err| format!("cannot write {}: {err}", path.display()))
 }
 
+/// A report as `STEM.json` (pretty, with a final newline) and `STEM.md` in `dir`;
+/// a failure is printed (naming what could not be serialised or written) and is
+/// the exit status.
+pub(crate) fn write_report<T: serde::Serialize>(
+    dir: &std::path::Path,
+    stem: &str,
+    what: &str,
+    report: &T,
+    markdown: &str,
+) -> Result<(), ExitCode> {
+    let json = serde_json::to_string_pretty(report).map_err(|err| {
+        eprintln!("ragtrace: cannot serialise the {what}: {err}");
+        ExitCode::from(EXIT_INPUT)
+    })? + "\n";
+    write_file(dir, &format!("{stem}.json"), &json)
+        .and_then(|()| write_file(dir, &format!("{stem}.md"), markdown))
+        .map_err(|message| {
+            eprintln!("ragtrace: {message}");
+            ExitCode::from(EXIT_INPUT)
+        })
+}
+
 /// A cases file read and parsed; its findings are printed, a failure is the exit status.
 pub(crate) fn read_cases(path: &std::path::Path) -> Result<CaseSet, ExitCode> {
     let name = path.display().to_string();
