@@ -287,33 +287,92 @@ pub fn bootstrap_mean_intervals(
     seed: u64,
 ) -> Vec<Option<(f64, f64)>> {
     let (rows, width) = interleave(diffs);
-    let n = rows.len().checked_div(width).unwrap_or(0);
-    if n == 0 || resamples == 0 {
-        return vec![None; diffs.len()];
+    let mut bootstrap = BootstrapMeans::new(rows, width, resamples, seed);
+    bootstrap.advance(resamples);
+    bootstrap.intervals(level)
+}
+
+/// The percentile bootstrap of [`bootstrap_mean_intervals`] run a few resamples at a
+/// time, so a page can spread it over frames: the draws come from one generator in one
+/// order, so the intervals do not depend on how the work was split.
+#[derive(Debug, Clone)]
+pub struct BootstrapMeans {
+    /// `[case][measure]`, `width` measures a row.
+    rows: Vec<f64>,
+    width: usize,
+    cases: usize,
+    resamples: usize,
+    rng: SplitMix64,
+    /// Per measure, the resampled means so far.
+    means: Vec<Vec<f64>>,
+    sums: Vec<f64>,
+}
+
+impl BootstrapMeans {
+    /// `rows` holds the measures case by case (`[case][measure]`, `width` a row).
+    pub fn new(rows: Vec<f64>, width: usize, resamples: usize, seed: u64) -> Self {
+        let cases = rows.len().checked_div(width).unwrap_or(0);
+        let resamples = if cases == 0 { 0 } else { resamples };
+        BootstrapMeans {
+            rows,
+            width,
+            cases,
+            resamples,
+            rng: SplitMix64::new(seed),
+            means: vec![Vec::with_capacity(resamples); width],
+            sums: vec![0.0; width],
+        }
     }
-    let mut means: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); width];
-    let mut rng = SplitMix64::new(seed);
-    let mut sums = vec![0.0; width];
-    for _ in 0..resamples {
-        sums.iter_mut().for_each(|s| *s = 0.0);
-        for _ in 0..n {
-            let i = rng.below(n);
-            for (s, d) in sums.iter_mut().zip(&rows[i * width..(i + 1) * width]) {
-                *s += d;
+
+    /// Resamples drawn so far.
+    pub fn done(&self) -> usize {
+        self.means.first().map_or(0, Vec::len)
+    }
+
+    /// Resamples still to draw.
+    pub fn remaining(&self) -> usize {
+        self.resamples - self.done().min(self.resamples)
+    }
+
+    /// Draws up to `budget` more resamples; returns how many it drew.
+    pub fn advance(&mut self, budget: usize) -> usize {
+        let steps = budget.min(self.remaining());
+        let (n, width) = (self.cases, self.width);
+        for _ in 0..steps {
+            self.sums.iter_mut().for_each(|s| *s = 0.0);
+            for _ in 0..n {
+                let i = self.rng.below(n);
+                for (s, d) in self
+                    .sums
+                    .iter_mut()
+                    .zip(&self.rows[i * width..(i + 1) * width])
+                {
+                    *s += d;
+                }
+            }
+            for (m, s) in self.means.iter_mut().zip(&self.sums) {
+                m.push(s / n as f64);
             }
         }
-        for (m, s) in means.iter_mut().zip(&sums) {
-            m.push(s / n as f64);
-        }
+        steps
     }
-    let tail = (1.0 - level) / 2.0;
-    means
-        .into_iter()
-        .map(|mut m| {
-            m.sort_by(f64::total_cmp);
-            Some((quantile(&m, tail), quantile(&m, 1.0 - tail)))
-        })
-        .collect()
+
+    /// The intervals of the resamples drawn so far; `None` per measure when none was
+    /// drawn (no case, or no resample asked for).
+    pub fn intervals(&self, level: f64) -> Vec<Option<(f64, f64)>> {
+        let tail = (1.0 - level) / 2.0;
+        self.means
+            .iter()
+            .map(|m| {
+                if m.is_empty() {
+                    return None;
+                }
+                let mut sorted = m.clone();
+                sorted.sort_by(f64::total_cmp);
+                Some((quantile(&sorted, tail), quantile(&sorted, 1.0 - tail)))
+            })
+            .collect()
+    }
 }
 
 /// The `q` quantile of sorted values, linear between order statistics (type 7).
