@@ -103,13 +103,21 @@ pub use crate::runs::{
     DELTA_METRICS,
 };
 
+// Many runs of the same queries at once: means, intervals, randomised Tukey HSD, letters.
+pub use crate::runs::{
+    check_run_names, compact_letters, compare_many, compare_many_batches, many_runs_gate,
+    many_runs_markdown, many_runs_summary_text, ManyRunCases, ManyRunComparison, ManyRunError,
+    ManyRunMetric, ManyRunOptions, ManyRunSignificance, ManyRunTable, ManyRunTest, PartialCase,
+    RandomisedTukey, TukeyHsd, MANY_RUNS_VERSION, MOST_RUNS,
+};
+
 // Statistics the comparisons use, for checking them against references.
 pub use crate::stats::{
     bootstrap_mean_intervals, holm, jaccard, kendall_tau_b, overlap_count, paired_t_test, rbo,
-    sign_flip_p_values, Rbo, SplitMix64, TTest, BOOTSTRAP_SEED, PERMUTATION_SEED,
+    sign_flip_p_values, BootstrapMeans, Rbo, SplitMix64, TTest, BOOTSTRAP_SEED, PERMUTATION_SEED,
 };
 
 // Generated traces and cases: the page's sample, benchmarks and tests.
 pub use crate::sample::{
-    generate_batch, generate_batch_lines, generate_cases, generate_paired_runs,
+    generate_batch, generate_batch_lines, generate_cases, generate_many_runs, generate_paired_runs,
 };

@@ -454,6 +454,75 @@ pub fn generate_paired_runs(
     )
 }
 
+/// Several runs of the same generated queries, for comparing many runs at once: `runs`
+/// trace files and one cases file, as `(runs, cases)` JSON texts. Every query has a case
+/// expecting two documents; run `r` finds each of them with probability `50 + 6r`
+/// percent, at a random rank, so later runs are better on average and neighbouring runs
+/// are close. Every query carries a caseId; one query in 97 is missing from the last run.
+pub fn generate_many_runs(
+    runs: usize,
+    queries: usize,
+    candidates_per_trace: usize,
+    seed: u64,
+) -> (Vec<String>, String) {
+    let mut rng = Rng(seed ^ 0x006D_616E_7972);
+    let n = candidates_per_trace.max(2);
+    let mut files: Vec<Vec<Value>> = vec![Vec::with_capacity(queries); runs];
+    let mut cases = Vec::with_capacity(queries);
+    for q in 1..=queries {
+        let query = format!("{} {q}", sentence(&mut rng, 4));
+        let case_id = format!("m-{q:05}");
+        let doc = |d: usize| format!("d{q}-{d}");
+        for (r, file) in files.iter_mut().enumerate() {
+            if r + 1 == runs && q % 97 == 0 {
+                continue;
+            }
+            // Documents 2.. are not relevant; each relevant one (0 and 1) takes a random
+            // rank when the run finds it.
+            let mut ranking: Vec<usize> = (2..n + 2).collect();
+            for relevant in 0..2 {
+                if rng.chance(50 + 6 * r as u64) {
+                    let at = rng.below(n as u64) as usize;
+                    ranking.insert(at, relevant);
+                }
+            }
+            ranking.truncate(n);
+            let mut distance = 0.2 + rng.unit() * 0.3;
+            let candidates: Vec<Value> = ranking
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| {
+                    distance += rng.unit() * 0.08;
+                    json!({
+                        "evidenceKey": format!("{}#0", doc(d)), "docId": doc(d),
+                        "originalRank": i + 1, "score": distance, "scoreLabel": "dense",
+                    })
+                })
+                .collect();
+            file.push(json!({
+                "kind": "RerankTrace", "requestId": format!("run{r}-{q:05}"),
+                "caseId": case_id, "query": query, "mode": "dense",
+                "candidates": candidates,
+            }));
+        }
+        cases.push(GeneratedCase {
+            case_id,
+            query,
+            expected_doc_ids: vec![doc(0), doc(1)],
+            expected_breadcrumbs: Vec::new(),
+            expected_keywords: Vec::new(),
+            notes: String::new(),
+        });
+    }
+    (
+        files
+            .into_iter()
+            .map(|traces| json!({ "traces": traces }).to_string())
+            .collect(),
+        serde_json::to_string_pretty(&CasesFile { cases }).unwrap_or_default(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

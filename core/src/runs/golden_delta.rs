@@ -22,7 +22,7 @@ const REPORT_KEYS: [&str; 5] = ["docHit", "recall", "precision", "reciprocalRank
 
 /// Two values closer than this are a tie (the metrics are ratios of small integers, so a
 /// real difference is far larger).
-pub(super) const TIE_TOLERANCE: f64 = 1e-12;
+pub(crate) const TIE_TOLERANCE: f64 = 1e-12;
 
 /// One case of one evaluation: what the comparison reads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -442,7 +442,7 @@ impl FailOn {
 }
 
 /// The significance level of the `significant` gate.
-pub(super) const GATE_ALPHA: f64 = 0.05;
+pub(crate) const GATE_ALPHA: f64 = 0.05;
 
 /// Why the gate trips, or `None`. `significant` needs [`add_significance`] first.
 pub fn golden_gate(comparison: &GoldenComparison, fail_on: FailOn) -> Option<String> {

@@ -14,6 +14,7 @@
 
 mod detail;
 mod golden_delta;
+mod many;
 mod paired;
 mod pairing;
 mod render;
@@ -26,6 +27,12 @@ pub use golden_delta::{
     add_significance, baseline_scores, case_scores, compare_golden, golden_gate, BaselineError,
     CaseDelta, CaseScore, FailOn, GoldenComparison, MetricSummary, ReportWithComparison,
     Significance, SignificanceOptions, ValuePair, DELTA_METRICS,
+};
+pub use many::{
+    check_run_names, compact_letters, compare_many, compare_many_batches, many_runs_gate,
+    many_runs_markdown, many_runs_summary_text, ManyRunCases, ManyRunComparison, ManyRunError,
+    ManyRunMetric, ManyRunOptions, ManyRunSignificance, ManyRunTable, ManyRunTest, PartialCase,
+    RandomisedTukey, TukeyHsd, MANY_RUNS_VERSION, MOST_RUNS,
 };
 pub use paired::{
     compare_paired, compare_runs, recompare_paired, CompareOptions, Distribution, GroupSummary,
