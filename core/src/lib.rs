@@ -76,7 +76,7 @@ pub use crate::baseline::{
 
 // Golden cases: evaluation, report.md, TREC files.
 pub use crate::golden::{
-    evaluate_analysis, evaluate_runs, golden_markdown, golden_summary_text, md_cell,
+    case_metrics, evaluate_analysis, evaluate_runs, golden_markdown, golden_summary_text, md_cell,
     normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
     CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts,
     LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,

@@ -22,26 +22,37 @@ fn fixture_table() -> ManyRunTable {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Five generated runs of 150 queries (one missing from the last run), evaluated.
-fn generated_reports() -> Vec<GoldenReport> {
+/// Five generated runs of 150 queries (one missing from the last run), analysed, and
+/// their cases.
+fn generated_runs() -> (Vec<Analysis>, CaseSet) {
     let (runs, cases) = generate_many_runs(5, 150, 10, 7);
     let cases = parse_cases("cases.json", &cases).unwrap_or_else(|e| panic!("{e:?}"));
-    runs.iter()
+    let analyses = runs
+        .iter()
         .map(|text| {
             let batch = parse_document("run", text);
-            let analysis =
-                analyze(&batch, &Settings::default(), false).unwrap_or_else(|e| panic!("{e}"));
-            evaluate_analysis(&cases, &analysis)
+            analyze(&batch, &Settings::default(), false).unwrap_or_else(|e| panic!("{e}"))
         })
-        .collect()
+        .collect();
+    (analyses, cases)
 }
 
 #[test]
 fn the_fixture_is_the_generated_runs_table() {
-    let reports = generated_reports();
+    let (analyses, cases) = generated_runs();
+    let reports: Vec<GoldenReport> = analyses
+        .iter()
+        .map(|a| evaluate_analysis(&cases, a))
+        .collect();
     let names = ["r0", "r1", "r2", "r3", "r4"];
     let named: Vec<(&str, &GoldenReport)> = names.iter().copied().zip(&reports).collect();
     let table = ManyRunTable::from_reports(&named).unwrap_or_else(|e| panic!("{e}"));
+    // The fast path (no evaluation built) pairs the same values.
+    let metrics: Vec<Vec<Option<[f64; 5]>>> =
+        analyses.iter().map(|a| case_metrics(&cases, a)).collect();
+    let fast =
+        ManyRunTable::from_case_metrics(&names, &cases, &metrics).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fast, table);
     let fixture = fixture_table();
     assert_eq!(table.case_ids, fixture.case_ids);
     assert_eq!(table.values(), fixture.values());

@@ -84,7 +84,16 @@ pub struct RankingMetrics {
 /// trec_eval reports for a query with no relevant documents); never NaN.
 /// `ranking` must hold distinct documents.
 pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -> RankingMetrics {
-    let is_rel = |doc: &String| relevant.contains(doc.as_str());
+    ranking_metrics_of(ranking, relevant, k)
+}
+
+/// [`ranking_metrics`] over any strings (borrowed docIds as well as owned).
+fn ranking_metrics_of<S: AsRef<str>>(
+    ranking: &[S],
+    relevant: &HashSet<&str>,
+    k: usize,
+) -> RankingMetrics {
+    let is_rel = |doc: &S| relevant.contains(doc.as_ref());
     let top = &ranking[..ranking.len().min(k)];
     let hits = top.iter().filter(|d| is_rel(d)).count();
     let recall = if relevant.is_empty() {
@@ -432,6 +441,43 @@ impl RunTrace {
                 .collect(),
         }
     }
+}
+
+/// Each case's metrics against an analysis, as [`evaluate_analysis`] computes them, in
+/// [`DELTA_METRICS`](crate::DELTA_METRICS) order (hit, recall@k, precision@k,
+/// reciprocal rank, nDCG@k), or `None` for a case no trace links to. Nothing else of an
+/// evaluation (levels, evidence, lists, notes) is built and no string is copied: what a
+/// comparison of many runs reads of each.
+pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
+    let links = link_cases_by_keys(
+        &cases.cases,
+        analysis
+            .traces
+            .iter()
+            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+    );
+    let mut ranking: Vec<&str> = Vec::new();
+    cases
+        .cases
+        .iter()
+        .zip(links)
+        .map(|(case, link)| {
+            let trace = &analysis.traces[link?.0];
+            let relevant: HashSet<&str> =
+                case.expected_doc_ids.iter().map(String::as_str).collect();
+            ranking.clear();
+            for block in trace.accepted_blocks() {
+                let doc = &*block.candidate.doc_id;
+                if !ranking.contains(&doc) {
+                    ranking.push(doc);
+                }
+            }
+            let m = ranking_metrics_of(&ranking, &relevant, trace.return_n());
+            // A hit is an expected document anywhere in the ranking: a reciprocal rank.
+            let hit = if m.reciprocal_rank > 0.0 { 1.0 } else { 0.0 };
+            Some([hit, m.recall, m.precision, m.reciprocal_rank, m.ndcg])
+        })
+        .collect()
 }
 
 /// Evaluates the cases against an analysis: the one entry point the CLI, the

@@ -14,8 +14,8 @@ mod trec;
 
 pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase};
 pub use evaluate::{
-    evaluate_analysis, evaluate_runs, normalize_query, ranking_metrics, RankingMetrics, RunBlock,
-    RunTrace,
+    case_metrics, evaluate_analysis, evaluate_runs, normalize_query, ranking_metrics,
+    RankingMetrics, RunBlock, RunTrace,
 };
 pub(crate) use evaluate::{evaluate_case, link_cases_by_keys};
 pub use render::{golden_markdown, golden_summary_text, md_cell};

@@ -160,28 +160,90 @@ impl ManyRunTable {
     /// trace of the run linked to it.
     pub fn from_reports(runs: &[(&str, &GoldenReport)]) -> Result<ManyRunTable, ManyRunError> {
         let names: Vec<&str> = runs.iter().map(|(name, _)| *name).collect();
-        check_run_names(&names)?;
+        let per_run = runs
+            .iter()
+            .map(|(_, report)| {
+                report
+                    .cases
+                    .iter()
+                    .map(|case| {
+                        let values = case.linked_by.map(|_| {
+                            [
+                                if case.doc_hit { 1.0 } else { 0.0 },
+                                case.recall,
+                                case.precision,
+                                case.reciprocal_rank,
+                                case.ndcg,
+                            ]
+                        });
+                        (case.case_id.as_str(), values)
+                    })
+                    .collect()
+            })
+            .collect();
+        Self::pair_cases(&names, per_run)
+    }
+
+    /// Pairs the runs' [`case_metrics`](crate::case_metrics) against the same `cases`
+    /// (one list per run, in the cases' order): what [`ManyRunTable::from_reports`]
+    /// gives for the runs' evaluations, without building them.
+    pub fn from_case_metrics(
+        names: &[&str],
+        cases: &CaseSet,
+        per_run: &[Vec<Option<[f64; 5]>>],
+    ) -> Result<ManyRunTable, ManyRunError> {
+        let per_run = per_run
+            .iter()
+            .map(|values| {
+                cases
+                    .cases
+                    .iter()
+                    .zip(values)
+                    .map(|(case, v)| (case.case_id.as_str(), *v))
+                    .collect()
+            })
+            .collect();
+        Self::pair_cases(names, per_run)
+    }
+
+    /// Per run, its cases in order as (caseId, values when a trace answered it).
+    fn pair_cases(
+        names: &[&str],
+        per_run: Vec<Vec<(&str, Option<Values>)>>,
+    ) -> Result<ManyRunTable, ManyRunError> {
+        check_run_names(names)?;
+        if per_run.len() != names.len() {
+            return Err(error(
+                "/runs",
+                format!(
+                    "{} names for {} runs: give every run a name",
+                    names.len(),
+                    per_run.len()
+                ),
+            ));
+        }
+        let runs = names.len();
         let mut notes = Vec::new();
-        // (caseId, occurrence) -> per run, the index of the case in its report.
-        let mut slots: HashMap<(&str, usize), Vec<Option<usize>>> = HashMap::new();
+        // (caseId, occurrence) -> per run, the case's values.
+        let mut slots: HashMap<(&str, usize), Vec<Option<Values>>> = HashMap::new();
         let mut order: Vec<(&str, usize)> = Vec::new();
-        let mut answered = vec![0usize; runs.len()];
+        let mut answered = vec![0usize; runs];
         let mut repeated = Vec::new();
-        for (r, (_, report)) in runs.iter().enumerate() {
+        for (r, cases) in per_run.iter().enumerate() {
             let mut seen: HashMap<&str, usize> = HashMap::new();
-            for (at, case) in report.cases.iter().enumerate() {
-                let occurrence = seen.entry(case.case_id.as_str()).or_insert(0);
-                let key = (case.case_id.as_str(), *occurrence);
+            for &(case_id, values) in cases {
+                let occurrence = seen.entry(case_id).or_insert(0);
+                let key = (case_id, *occurrence);
                 *occurrence += 1;
                 if key.1 == 1 && r == 0 {
-                    repeated.push(case.case_id.as_str());
+                    repeated.push(case_id);
                 }
                 let slot = slots.entry(key).or_insert_with(|| {
                     order.push(key);
-                    vec![None; runs.len()]
+                    vec![None; runs]
                 });
-                if case.linked_by.is_some() && slot[r].is_none() {
-                    slot[r] = Some(at);
+                if values.is_some() && slot[r].is_none() {
+                    slot[r] = values;
                     answered[r] += 1;
                 }
             }
@@ -200,7 +262,7 @@ impl ManyRunTable {
                     format!(
                         "run \"{}\" answered none of the {} case(s): no trace of it has a case's caseId or query; check that it is a run of the same queries",
                         names[r],
-                        runs[r].1.cases.len()
+                        per_run[r].len()
                     ),
                 ));
             }
@@ -211,28 +273,15 @@ impl ManyRunTable {
         let mut not_numbers = Vec::new();
         for key in &order {
             let Some(slot) = slots.get(key) else { continue };
-            let present: Vec<usize> = (0..runs.len()).filter(|&r| slot[r].is_some()).collect();
-            if present.len() < runs.len() {
+            let present: Vec<usize> = (0..runs).filter(|&r| slot[r].is_some()).collect();
+            if present.len() < runs {
                 partial_cases.push(PartialCase {
                     case_id: key.0.to_owned(),
                     present_in: present.iter().map(|&r| names[r].to_owned()).collect(),
                 });
                 continue;
             }
-            let row: Vec<Values> = slot
-                .iter()
-                .zip(runs)
-                .filter_map(|(at, (_, report))| {
-                    let case = &report.cases[(*at)?];
-                    Some([
-                        if case.doc_hit { 1.0 } else { 0.0 },
-                        case.recall,
-                        case.precision,
-                        case.reciprocal_rank,
-                        case.ndcg,
-                    ])
-                })
-                .collect();
+            let row: Vec<Values> = slot.iter().flatten().copied().collect();
             if row.iter().flatten().any(|v| !v.is_finite()) {
                 not_numbers.push(key.0);
                 continue;
