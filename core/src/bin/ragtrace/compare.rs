@@ -14,6 +14,10 @@ use ragtrace_core::{
     baseline_changes_markdown, baseline_changes_text, compare_batches, compare_markdown,
     compare_summary_text, CompareOptions, CompareReport,
 };
+use ragtrace_core::{
+    check_run_names, compare_many_batches, many_runs_gate, many_runs_markdown,
+    many_runs_summary_text, ManyRunOptions,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,12 +27,20 @@ pub(crate) const EXIT_GATE: u8 = 3;
 #[derive(Args)]
 pub(crate) struct CompareArgs {
     /// Run A's trace files (the baseline side).
-    #[arg(long = "a", value_name = "FILE", required = true, num_args = 1..)]
+    #[arg(long = "a", value_name = "FILE", required_unless_present = "run", conflicts_with = "run", num_args = 1..)]
     a: Vec<String>,
     /// Run B's trace files.
-    #[arg(long = "b", value_name = "FILE", required = true, num_args = 1..)]
+    #[arg(long = "b", value_name = "FILE", required_unless_present = "run", conflicts_with = "run", num_args = 1..)]
     b: Vec<String>,
-    /// Golden cases: evaluate both runs and compare the evaluations.
+    /// One of two or more runs to compare at once, as its name and trace file (repeat:
+    /// `--run dense=dense.json --run hybrid=hybrid.json --run rerank=rerank.json`);
+    /// needs --cases. Instead of --a and --b.
+    #[arg(long = "run", value_name = "NAME=FILE", requires = "cases")]
+    run: Vec<String>,
+    /// With --run: the reference run of `--fail-on` (default: the first run).
+    #[arg(long, value_name = "NAME", requires = "run")]
+    baseline: Option<String>,
+    /// Golden cases: evaluate the runs and compare the evaluations.
     #[arg(long, value_name = "CASES.json")]
     cases: Option<PathBuf>,
     #[command(flatten)]
@@ -47,7 +59,9 @@ pub(crate) struct CompareArgs {
 pub(crate) struct GateArgs {
     /// Exit with status 3 when a case regressed (regression) or a metric's mean dropped
     /// with Holm-adjusted randomisation p < 0.05 (significant). Without cases, compare's
-    /// `regression` is a pair whose recomputed level got worse.
+    /// `regression` is a pair whose recomputed level got worse. With --run, both trip
+    /// when a run is significantly worse than the baseline run on some metric
+    /// (randomised Tukey HSD p < 0.05).
     #[arg(long, value_name = "WHEN", default_value = "never", value_parser = ["regression", "significant", "never"])]
     fail_on: String,
 }
@@ -84,6 +98,13 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
         Ok(cases) => cases,
         Err(code) => return code,
     };
+    if !args.run.is_empty() {
+        let Some(cases) = cases else {
+            eprintln!("ragtrace: --run needs --cases CASES.json (the runs are compared by their evaluations)");
+            return ExitCode::from(EXIT_USAGE);
+        };
+        return run_compare_many(&args, &settings, &cases);
+    }
     let (batch_a, unreadable_a) = read_batch(&args.a);
     let (batch_b, unreadable_b) = read_batch(&args.b);
     print_input_errors(&batch_a.errors);
@@ -115,6 +136,85 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
     let tripped = match &report.golden {
         Some(golden) => golden_gate(golden, fail_on),
         None => level_gate(&report, fail_on),
+    };
+    gate_exit(tripped)
+}
+
+/// `NAME=FILE` split at the first `=`.
+fn named_run(text: &str) -> Result<(&str, &str), String> {
+    match text.split_once('=') {
+        Some((name, file)) if !name.is_empty() && !file.is_empty() => Ok((name, file)),
+        _ => Err(format!(
+            "--run {text}: give the run's name and its trace file as NAME=FILE, e.g. --run dense=dense.json"
+        )),
+    }
+}
+
+/// `compare --run NAME=FILE --run ...`: many runs at once.
+fn run_compare_many(
+    args: &CompareArgs,
+    settings: &ragtrace_core::Settings,
+    cases: &ragtrace_core::CaseSet,
+) -> ExitCode {
+    let mut named = Vec::with_capacity(args.run.len());
+    for text in &args.run {
+        match named_run(text) {
+            Ok(run) => named.push(run),
+            Err(message) => {
+                eprintln!("ragtrace: {message}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+    }
+    let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
+    if let Err(err) = check_run_names(&names) {
+        eprintln!("ragtrace: --run: {}", err.message);
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let mut batches = Vec::with_capacity(named.len());
+    let mut unreadable = false;
+    for (_, file) in &named {
+        let (batch, failed) = read_batch(&[(*file).to_owned()]);
+        print_input_errors(&batch.errors);
+        unreadable |= failed || !batch.errors.is_empty();
+        batches.push(batch);
+    }
+    let runs: Vec<(&str, &ragtrace_core::ParsedBatch)> =
+        names.iter().copied().zip(&batches).collect();
+    let options = ManyRunOptions {
+        baseline: args.baseline.clone(),
+        ..ManyRunOptions::default()
+    };
+    let comparison = match compare_many_batches(&runs, settings, cases, &options) {
+        Ok(comparison) => comparison,
+        Err(err) => {
+            let flag = if err.path.starts_with("/baseline") {
+                "--baseline"
+            } else if err.path.starts_with("/config") {
+                "settings"
+            } else {
+                "--run"
+            };
+            eprintln!("ragtrace: {flag}: {}", err.message);
+            return ExitCode::from(if unreadable { EXIT_INPUT } else { EXIT_USAGE });
+        }
+    };
+    if let Err(code) = write_report(
+        &args.out_dir,
+        "compare",
+        "comparison",
+        &comparison,
+        &many_runs_markdown(&comparison),
+    ) {
+        return code;
+    }
+    print!("{}", many_runs_summary_text(&comparison));
+    if unreadable {
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let tripped = match args.gate.fail_on() {
+        FailOn::Never => None,
+        FailOn::Regression | FailOn::Significant => many_runs_gate(&comparison),
     };
     gate_exit(tripped)
 }

@@ -44,7 +44,8 @@ enum Command {
     /// Calibrate levels and the low-quality gate against golden cases; write
     /// calibration.json and calibration.md.
     Calibrate(calibrate::CalibrateArgs),
-    /// Compare two runs (trace sets for the same queries); write compare.json and compare.md.
+    /// Compare two runs (--a, --b) or many at once (--run NAME=FILE ...), trace sets for the
+    /// same queries; write compare.json and compare.md.
     Compare(compare::CompareArgs),
     /// Merge partials (from `analyze --partial`) and print the batch view of all their
     /// traces, as `analyze --summary` prints it.
