@@ -43,6 +43,36 @@ pub(crate) fn traces(input: JsValue, source: &'static str) -> Result<ParsedBatch
     Ok(batch)
 }
 
+/// One run of the many-run `compareRuns`: traces named `name` in located messages;
+/// `at` (`runs[2].input`) says where the argument is missing or unreadable.
+pub(crate) fn named_traces(input: JsValue, name: &str, at: &str) -> Result<ParsedBatch, Error> {
+    let batch = match input.as_string() {
+        Some(text) => {
+            crate::memory::reserve_for_parse(text.len());
+            parse_document(name, &text)
+        }
+        None if is_absent(&input) => {
+            return Err(Error::ManyRuns {
+                at: at.to_owned(),
+                message: "expected a JSON string or an object of traces, got nothing".to_owned(),
+            })
+        }
+        None => {
+            let json = serde_wasm_bindgen::from_value(input).map_err(|err| Error::ManyRuns {
+                at: at.to_owned(),
+                message: format!("not JSON-like data: {err}"),
+            })?;
+            parse_value(name, &json)
+        }
+    };
+    if batch.traces.is_empty() {
+        if let Some(first) = batch.errors.first() {
+            return Err(Error::Unreadable(first.to_string()));
+        }
+    }
+    Ok(batch)
+}
+
 /// User settings from an optional object (or JSON text) of section 2 keys, either spelling.
 pub(crate) fn settings(config: JsValue) -> Result<Settings, Error> {
     if is_absent(&config) {

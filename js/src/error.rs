@@ -25,6 +25,9 @@ pub enum Error {
     Convert(String),
     /// An invalid option of `compareRuns`, naming the key.
     Options(String),
+    /// Runs `compareRuns` cannot compare at once, located in its arguments
+    /// (`runs[2].name`, `options.baseline`).
+    ManyRuns { at: String, message: String },
 }
 
 impl fmt::Display for Error {
@@ -49,6 +52,7 @@ impl fmt::Display for Error {
                 write!(f, "cannot convert the result to JavaScript: {message}")
             }
             Error::Options(message) => write!(f, "options: {message}"),
+            Error::ManyRuns { at, message } => write!(f, "{at}: {message}"),
         }
     }
 }

@@ -448,3 +448,123 @@ fn calibrate_with_bad_arguments_throws_located_errors() {
     ));
     assert!(message.contains("maxL2Distance"), "{message}");
 }
+
+// compareRuns with many runs: the many-run `compare.json`.
+
+/// `[{name, input}, ...]` of generated runs: the first as text, the others as objects.
+fn named_runs(names: &[&str], texts: &[String]) -> JsValue {
+    let runs = Array::new();
+    for (i, (name, text)) in names.iter().zip(texts).enumerate() {
+        let run = Object::new();
+        Reflect::set(&run, &"name".into(), &JsValue::from_str(name)).unwrap();
+        let input = if i == 0 {
+            JsValue::from_str(text)
+        } else {
+            JSON::parse(text).unwrap()
+        };
+        Reflect::set(&run, &"input".into(), &input).unwrap();
+        runs.push(&run);
+    }
+    runs.into()
+}
+
+#[wasm_bindgen_test]
+fn compare_runs_with_many_runs_equals_the_cores_comparison() {
+    use ragtrace_core::{compare_many_batches, generate_many_runs, ManyRunOptions};
+    let names = ["dense", "hybrid", "rerank"];
+    let (texts, cases) = generate_many_runs(3, 60, 8, 5);
+    let options = JSON::parse(r#"{"baseline": "rerank"}"#).unwrap();
+    let out = wasm::compare_runs(
+        named_runs(&names, &texts),
+        JsValue::from_str(&cases),
+        JSON::parse(r#"{"returnN": 3}"#).unwrap(),
+        options,
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let batches: Vec<_> = texts
+        .iter()
+        .map(|t| ragtrace_core::parse_document("run", t))
+        .collect();
+    let named: Vec<_> = names.iter().copied().zip(&batches).collect();
+    let settings = ragtrace_core::Settings::from_json_text(r#"{"returnN": 3}"#).unwrap();
+    let expected = compare_many_batches(
+        &named,
+        &settings,
+        &ragtrace_core::parse_cases("cases", &cases).unwrap(),
+        &ManyRunOptions {
+            baseline: Some("rerank".to_owned()),
+            ..ManyRunOptions::default()
+        },
+    )
+    .unwrap();
+    let expected = as_json(&JSON::parse(&serde_json::to_string(&expected).unwrap()).unwrap());
+    let got = as_json(&out);
+    assert_eq!(got, expected);
+    assert_eq!(got["runs"], serde_json::json!(names));
+    assert_eq!(got["baseline"], "rerank");
+    assert_eq!(got["config"]["returnN"], 3);
+    assert_eq!(
+        got["metrics"][0]["tukey"]["p"][0].as_array().unwrap().len(),
+        3
+    );
+}
+
+#[wasm_bindgen_test]
+fn compare_runs_with_many_runs_locates_bad_runs() {
+    use ragtrace_core::generate_many_runs;
+    let (texts, cases) = generate_many_runs(2, 20, 5, 5);
+    let cases = JsValue::from_str(&cases);
+    let twice = named_runs(&["dense", "dense"], &texts);
+    let message = thrown_message(wasm::compare_runs(
+        twice,
+        cases.clone(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(
+        message.starts_with("runs[1].name: the name \"dense\" is given to runs 1 and 2"),
+        "{message}"
+    );
+    let one = named_runs(&["dense"], &texts);
+    let message = thrown_message(wasm::compare_runs(
+        one,
+        cases.clone(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.starts_with("runs: only one run given"), "{message}");
+    let message = thrown_message(wasm::compare_runs(
+        named_runs(&["dense", "hybrid"], &texts),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(message.starts_with("cases: expected"), "{message}");
+    let message = thrown_message(wasm::compare_runs(
+        named_runs(&["dense", "hybrid"], &texts),
+        cases.clone(),
+        JsValue::UNDEFINED,
+        JSON::parse(r#"{"baseline": "other"}"#).unwrap(),
+        JsValue::UNDEFINED,
+    ));
+    assert!(
+        message.starts_with("options.baseline: the baseline \"other\" is not one of the runs"),
+        "{message}"
+    );
+    let empty = named_runs(&["dense", "empty"], &[texts[0].clone(), "[]".to_owned()]);
+    let message = thrown_message(wasm::compare_runs(
+        empty,
+        cases,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(
+        message.starts_with("runs[1]: run \"empty\" has no trace"),
+        "{message}"
+    );
+}

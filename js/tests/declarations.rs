@@ -221,6 +221,7 @@ fn every_interface_matches_the_json_the_api_returns() {
     }
     checker.checked.insert("Settings".to_owned());
     check_compare_report(&mut checker);
+    check_many_run_comparison(&mut checker);
     check_explanation(&mut checker);
 
     let declared: BTreeSet<String> = checker.interfaces.keys().cloned().collect();
@@ -230,6 +231,38 @@ fn every_interface_matches_the_json_the_api_returns() {
 const RUN_A: &str = include_str!("../../tests/fixtures/compare-run-a.json");
 const RUN_B: &str = include_str!("../../tests/fixtures/compare-run-b.json");
 const COMPARE_CASES: &str = include_str!("../../tests/fixtures/compare-cases.json");
+
+/// The many-run `compareRuns`' result: three generated runs (one query missing from
+/// the last, so a case is partial) through the core's one entry point.
+fn check_many_run_comparison(checker: &mut Checker) {
+    use ragtrace_core::{compare_many_batches, generate_many_runs, ManyRunOptions};
+    let (runs, cases) = generate_many_runs(3, 100, 8, 5);
+    let cases = parse_cases("cases", &cases).unwrap();
+    let batches: Vec<_> = runs.iter().map(|r| parse_document("run", r)).collect();
+    let names = ["dense", "hybrid", "rerank"];
+    let named: Vec<_> = names.iter().copied().zip(&batches).collect();
+    let options = ManyRunOptions {
+        significance: ragtrace_core::SignificanceOptions {
+            permutations: 200,
+            resamples: 200,
+            ..Default::default()
+        },
+        baseline: Some("hybrid".to_owned()),
+    };
+    let comparison = compare_many_batches(&named, &Settings::default(), &cases, &options).unwrap();
+    let whole = serde_json::to_value(&comparison).unwrap();
+    checker.check("ManyRunComparison", &whole);
+    checker.check("ManyRunCases", &whole["cases"]);
+    let partial = array(&whole["partialCases"]);
+    assert!(!partial.is_empty());
+    checker.check_all("PartialCase", partial);
+    let metrics = array(&whole["metrics"]);
+    checker.check_all("ManyRunMetric", metrics);
+    checker.check_all("TukeyHsd", metrics.iter().map(|m| &m["tukey"]));
+    // Arguments, not results: what the API reads.
+    checker.checked.insert("NamedRun".to_owned());
+    checker.checked.insert("ManyRunOptions".to_owned());
+}
 
 /// `compareRuns`' result: the compare fixtures through the core's one entry point.
 fn check_compare_report(checker: &mut Checker) {

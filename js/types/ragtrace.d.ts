@@ -496,6 +496,100 @@ export interface CompareReport {
   golden: GoldenComparison | null;
 }
 
+// compareRuns with many runs: `compare.json` of `ragtrace compare --run NAME=FILE ...`.
+
+/** One run of the many-run `compareRuns`: its name and its traces (as `analyze` reads them). */
+export interface NamedRun {
+  name: string;
+  input: string | object;
+}
+
+/** The options of the many-run `compareRuns`. */
+export interface ManyRunOptions {
+  /** The reference run of the regression gate, by name (default: the first run). */
+  baseline: string | null;
+}
+
+/** A case some runs answered and others did not (left out of the statistics). */
+export interface PartialCase {
+  caseId: string;
+  /** The runs that answered it, in the runs' order (empty: none did). */
+  presentIn: string[];
+}
+
+/** How many cases the comparison rests on. */
+export interface ManyRunCases {
+  /** Answered by every run: the cases the statistics use. */
+  common: number;
+  /** Per run, the cases it answered. */
+  answered: number[];
+  /** Cases whose values differ between runs; null before the tests ran. */
+  differing: number | null;
+}
+
+/** The randomised Tukey HSD test of one metric. */
+export interface TukeyHsd {
+  /** `p[i][j]`: the p-value of runs i and j (1 on the diagonal). */
+  p: number[][];
+}
+
+/** One metric over the runs. */
+export interface ManyRunMetric {
+  metric: GoldenMetric;
+  /** Per run, over the cases every run answered. */
+  means: number[];
+  /** Per run, the percentile bootstrap interval `[low, high]` of its mean. */
+  ci: number[][] | null;
+  /** `wins[i][j]`: cases where run i scored higher than run j. */
+  wins: number[][];
+  /** `ties[i][j]`: cases where they scored the same. */
+  ties: number[][];
+  tukey: TukeyHsd | null;
+  /** Per run, its compact letters: runs sharing a letter are not significantly different. */
+  letters: string[];
+}
+
+/** `compare.json` of `ragtrace compare --run ...` (the many-run `compareRuns`). */
+export interface ManyRunComparison {
+  version: number;
+  runs: string[];
+  /** The reference run of the regression gate. */
+  baseline: string;
+  /** The settings every run was analysed under. */
+  config: Config | null;
+  cases: ManyRunCases;
+  partialCases: PartialCase[];
+  notes: string[];
+  /** Two runs differ significantly when their Tukey HSD p is below this (0.05). */
+  alpha: number;
+  significanceOptions: SignificanceOptions | null;
+  /** hit, recall, precision, reciprocalRank, ndcg. */
+  metrics: ManyRunMetric[];
+}
+
+/**
+ * Two or more runs of the same queries at once: per metric the means with bootstrap
+ * intervals, wins and ties of every pair, the randomised Tukey HSD test and the
+ * compact letters (`ragtrace compare --run NAME=FILE ...`).
+ */
+export function compareRuns(
+  runs: NamedRun[],
+  cases: string | object,
+  config?: Settings | string | null,
+  options?: Partial<ManyRunOptions> | null,
+): ManyRunComparison;
+/**
+ * Two runs side by side: the object `ragtrace compare` writes as `compare.json`; with
+ * `cases`, both runs are evaluated and the golden deltas are in `golden`.
+ */
+export function compareRuns(
+  a: string | object,
+  b: string | object,
+  cases?: string | object | null,
+  config?: Settings | string | null,
+  options?: Partial<CompareOptions> | null,
+): CompareReport;
+
 /** Golden outcomes of a group of cases. */
 export interface OutcomeCounts {
   n: number;

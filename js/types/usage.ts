@@ -96,6 +96,10 @@ export async function main(text: string, cases: string): Promise<void> {
 import { compareRuns } from "ragtrace-js";
 import type {
   CompareReport,
+  ManyRunComparison,
+  ManyRunMetric,
+  PartialCase,
+  TukeyHsd,
   GoldenComparison,
   GroupSummary,
   PairDetail,
@@ -124,6 +128,29 @@ export function compare(runA: string, runB: object, cases: string): void {
   }
   console.log(plain.runs.pairs, rboP, meanRbo, fromPrecise, by, rbo, onlyA, keys, unpaired);
 
+  // Many runs at once: the other overload, the other result.
+  const many: ManyRunComparison = compareRuns(
+    [
+      { name: "dense", input: runA },
+      { name: "hybrid", input: runB },
+    ],
+    cases,
+    { returnN: 3 },
+    { baseline: "dense" },
+  );
+  const hit: ManyRunMetric = many.metrics[0];
+  const letters: string[] = hit.letters;
+  const p: number | undefined = hit.tukey?.p[0][1];
+  const common: number = many.cases.common;
+  const partial: PartialCase[] = many.partialCases;
+  console.log(letters, p, common, partial, many.baseline, hit.ci?.[0][0]);
+  // @ts-expect-error: the many-run form needs cases
+  compareRuns([{ name: "dense", input: runA }]);
+  // @ts-expect-error: the baseline is a run's name
+  compareRuns([{ name: "dense", input: runA }], cases, null, { baseline: 1 });
+  // @ts-expect-error: tukey is null before the tests ran
+  const wrongTukey: TukeyHsd = hit.tukey;
+  console.log(wrongTukey);
   // @ts-expect-error: rboP is a number
   compareRuns(runA, runB, null, null, { rboP: "high" });
   // @ts-expect-error: golden may be null
