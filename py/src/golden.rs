@@ -1,14 +1,16 @@
-//! `evaluate`, `compare` and `calibrate`: the objects the CLI writes as report.json,
-//! compare.json and calibration.json, from the core's same entry points.
+//! `evaluate`, `compare`, `compare_many` and `calibrate`: the objects the CLI writes as
+//! report.json, compare.json and calibration.json, from the core's same entry points.
 
 use crate::error::config_error;
 use crate::partial::CaseMatches;
 use crate::source::{self, traces};
 use crate::to_py::to_py;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use ragtrace_core::{
-    calibrate as calibrate_batch, compare_batches, evaluate_analysis, CompareOptions,
+    calibrate as calibrate_batch, compare_batches, compare_many_batches, evaluate_analysis,
+    CompareOptions, ManyRunOptions,
 };
 
 /// `evaluate(cases, runs, config=None)`: report.json's object. `runs` may also be
@@ -96,4 +98,69 @@ pub(crate) fn compare<'py>(
         .detach(|| compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options))
         .map_err(|err| config_error(py, &err))?;
     to_py(py, &report)
+}
+
+/// `compare_many(runs, cases, config=None, *, baseline=None)`: the many-run
+/// compare.json's object. `runs` is a dict of name -> source, or a sequence of
+/// `(name, source)` pairs (so a name given twice is reported, not silently merged).
+#[pyfunction]
+#[pyo3(signature = (runs, cases, config=None, *, baseline=None))]
+pub(crate) fn compare_many<'py>(
+    py: Python<'py>,
+    runs: &Bound<'py, PyAny>,
+    cases: &Bound<'py, PyAny>,
+    config: Option<&Bound<'py, PyAny>>,
+    baseline: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let settings = source::settings(py, config)?;
+    source::config_of(py, &settings)?;
+    let cases = source::cases(py, cases)?;
+    let pairs: Vec<(String, Bound<'py, PyAny>)> = match runs.cast::<PyDict>() {
+        Ok(dict) => dict
+            .iter()
+            .map(|(name, value)| Ok((name.extract::<String>()?, value)))
+            .collect::<PyResult<_>>()?,
+        Err(_) => runs
+            .try_iter()?
+            .map(|item| item?.extract::<(String, Bound<'py, PyAny>)>())
+            .collect::<PyResult<_>>()
+            .map_err(|_| {
+                PyTypeError::new_err(
+                    "compare_many: runs must be a dict of name -> traces, or a sequence of (name, traces) pairs",
+                )
+            })?,
+    };
+    let names: Vec<&str> = pairs.iter().map(|(name, _)| name.as_str()).collect();
+    ragtrace_core::check_run_names(&names).map_err(|err| runs_error(py, &err))?;
+    let batches = pairs
+        .iter()
+        .map(|(name, value)| traces(py, value, name))
+        .collect::<PyResult<Vec<_>>>()?;
+    let named: Vec<(&str, &ragtrace_core::ParsedBatch)> =
+        names.iter().copied().zip(&batches).collect();
+    let options = ManyRunOptions {
+        baseline,
+        ..ManyRunOptions::default()
+    };
+    let comparison = py
+        .detach(|| compare_many_batches(&named, &settings, &cases, &options))
+        .map_err(|err| runs_error(py, &err))?;
+    to_py(py, &comparison)
+}
+
+/// Runs that cannot be compared: an `InputError` whose `source` is `runs` and whose
+/// `path` is the JSON pointer of the place (`/runs/1/name`, `/baseline`).
+fn runs_error(py: Python<'_>, err: &ragtrace_core::ManyRunError) -> PyErr {
+    crate::error::input_error(
+        py,
+        &[ragtrace_core::InputError {
+            source: "runs".to_owned(),
+            line: None,
+            column: None,
+            path: Some(err.path.clone()),
+            message: err.message.clone(),
+            line_text: None,
+            caret: None,
+        }],
+    )
 }

@@ -44,6 +44,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(golden::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(golden::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(golden::compare_many, m)?)?;
     m.add_function(wrap_pyfunction!(golden::calibrate, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
     m.add_function(wrap_pyfunction!(quality::default_config, m)?)?;

@@ -101,6 +101,28 @@ def test_evaluate_with_settings(cli: Cli, tmp_path: Path) -> None:
     assert ragtrace.evaluate(fixture("golden-cases.json"), fixture("golden-runs.json"), {"returnN": 2}) == expected
 
 
+def test_compare_many_is_the_many_run_compare_json(cli: Cli, tmp_path: Path) -> None:
+    a, b, cases = fixture("compare-run-a.json"), fixture("compare-run-b.json"), fixture("compare-cases.json")
+    runs = {"before": a, "after": b, "again": a}
+    cli.run(
+        "compare",
+        *(arg for name, path in runs.items() for arg in ("--run", f"{name}={path}")),
+        "--cases",
+        cases,
+        "--baseline",
+        "after",
+        "--out-dir",
+        str(tmp_path),
+    )
+    written = json.loads((tmp_path / "compare.json").read_text())
+    assert ragtrace.compare_many(runs, cases, baseline="after") == written
+    assert ragtrace.compare_many(list(runs.items()), cases, baseline="after") == written
+    assert written["runs"] == ["before", "after", "again"]
+    # A run and itself: every case ties, p is 1.
+    hit = written["metrics"][0]
+    assert hit["tukey"]["p"][0][2] == 1.0 and hit["wins"][0][2] == 0
+
+
 def test_compare_is_compare_json(cli: Cli, tmp_path: Path) -> None:
     a, b, cases = fixture("compare-run-a.json"), fixture("compare-run-b.json"), fixture("compare-cases.json")
     cli.run("compare", "--a", a, "--b", b, "--cases", cases, "--out-dir", str(tmp_path))

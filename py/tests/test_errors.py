@@ -135,6 +135,23 @@ def test_bad_cases_raise_input_error(cli: Cli, tmp_path: Path) -> None:
         ragtrace.evaluate({"cases": "none"}, fixture("golden-runs.json"))
 
 
+def test_bad_runs_of_compare_many_raise_located_input_errors() -> None:
+    a, cases = fixture("compare-run-a.json"), fixture("compare-cases.json")
+    with pytest.raises(ragtrace.InputError, match="only one run given") as raised:
+        ragtrace.compare_many({"dense": a}, cases)
+    assert raised.value.source == "runs" and raised.value.path == "/runs"
+    with pytest.raises(ragtrace.InputError, match='the name "dense" is given to runs 1 and 2') as raised:
+        ragtrace.compare_many([("dense", a), ("dense", a)], cases)
+    assert raised.value.path == "/runs/1/name"
+    with pytest.raises(ragtrace.InputError, match='run "empty" has no trace') as raised:
+        ragtrace.compare_many({"dense": a, "empty": {"traces": []}}, cases)
+    assert raised.value.path == "/runs/1"
+    with pytest.raises(ragtrace.InputError, match='the baseline "other" is not one of the runs'):
+        ragtrace.compare_many({"dense": a, "hybrid": a}, cases, baseline="other")
+    with pytest.raises(TypeError, match="runs must be a dict"):
+        ragtrace.compare_many([a, a], cases)  # type: ignore[list-item]
+
+
 def test_bad_rbo_p() -> None:
     with pytest.raises(ValueError, match="rbo_p"):
         ragtrace.compare(fixture("compare-run-a.json"), fixture("compare-run-b.json"), rbo_p=1.5)

@@ -4,6 +4,7 @@ TypedDicts against real results: every key the package returns is declared."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -101,6 +102,21 @@ def test_results_have_the_declared_keys(name: str) -> None:
         check("PairDetail", dict(pair), types)
     assert comparison["golden"] is not None
     check("GoldenComparison", dict(comparison["golden"]), types)
+    run_a = json.loads(Path(fixture("compare-run-a.json")).read_text())
+    first_only = {"traces": run_a["traces"][:1]}
+    many = ragtrace.compare_many(
+        {"a": fixture("compare-run-a.json"), "b": fixture("compare-run-b.json"), "first": first_only},
+        fixture("compare-cases.json"),
+    )
+    check("ManyRunComparison", dict(many), types)
+    check("ManyRunCases", dict(many["cases"]), types)
+    assert many["partialCases"], "the run of the first trace alone answers fewer cases"
+    for partial_case in many["partialCases"]:
+        check("PartialCase", dict(partial_case), types)
+    for metric in many["metrics"]:
+        check("ManyRunMetric", dict(metric), types)
+        assert metric["tukey"] is not None
+        check("TukeyHsd", dict(metric["tukey"]), types)
     calibration = ragtrace.calibrate(fixture("calibration/cases.json"), fixture("calibration/traces.json"))
     check("Calibration", dict(calibration), types)
     check("GateCurve", dict(calibration["gate"]["all"]), types)

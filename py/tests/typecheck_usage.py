@@ -42,6 +42,13 @@ pairs: int = comparison["runs"]["pairs"]
 golden = comparison["golden"]
 regressions: int = golden["regressions"] if golden is not None else 0
 
+many = ragtrace.compare_many({"dense": "a.json", "hybrid": "b.json"}, "cases.json", baseline="dense")
+letters: list[str] = many["metrics"][0]["letters"]
+tukey = many["metrics"][0]["tukey"]
+p_value: float = tukey["p"][0][1] if tukey is not None else 1.0
+left_out: list[ragtrace.PartialCase] = many["partialCases"]
+pairs_form = ragtrace.compare_many([("dense", "a.json"), ("hybrid", {"traces": []})], {"cases": []})
+
 calibration = ragtrace.calibrate("cases.json", "traces.json")
 auc: float | None = calibration["gate"]["all"]["auc"]
 

@@ -2,7 +2,7 @@
 the CLI's JSON; these TypedDicts name its keys (contract section 7)."""
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any, Literal, Union, overload
 
 from typing_extensions import NotRequired, Self, TypedDict
@@ -468,6 +468,49 @@ class CompareReport(TypedDict):
     golden: GoldenComparison | None
 
 
+class PartialCase(TypedDict):
+    """A case some runs answered and others did not (left out of the statistics)."""
+    caseId: str
+    presentIn: list[str]
+
+
+class ManyRunCases(TypedDict):
+    """How many cases a many-run comparison rests on."""
+    common: int
+    answered: list[int]
+    differing: int | None
+
+
+class TukeyHsd(TypedDict):
+    """The randomised Tukey HSD test of one metric: `p[i][j]` of runs i and j."""
+    p: list[list[float]]
+
+
+class ManyRunMetric(TypedDict):
+    """One metric over the runs: means, intervals, wins and ties, the test, the letters."""
+    metric: GoldenMetric
+    means: list[float]
+    ci: list[list[float]] | None
+    wins: list[list[int]]
+    ties: list[list[int]]
+    tukey: TukeyHsd | None
+    letters: list[str]
+
+
+class ManyRunComparison(TypedDict):
+    """`compare.json` of `ragtrace compare --run NAME=FILE ...` (`compare_many`)."""
+    version: int
+    runs: list[str]
+    baseline: str
+    config: Config | None
+    cases: ManyRunCases
+    partialCases: list[PartialCase]
+    notes: list[str]
+    alpha: float
+    significanceOptions: SignificanceOptions | None
+    metrics: list[ManyRunMetric]
+
+
 class OutcomeCounts(TypedDict):
     """Golden outcomes of a group of cases."""
     n: int
@@ -745,6 +788,13 @@ def evaluate(cases: Source, runs: Source | CaseMatches, config: ConfigArg = None
 def compare(
     a: Source, b: Source, cases: Source | None = None, config: ConfigArg = None, *, rbo_p: float = 0.9
 ) -> CompareReport: ...
+def compare_many(
+    runs: Mapping[str, Source] | Sequence[tuple[str, Source]],
+    cases: Source,
+    config: ConfigArg = None,
+    *,
+    baseline: str | None = None,
+) -> ManyRunComparison: ...
 def calibrate(cases: Source, runs: Source, config: ConfigArg = None) -> Calibration: ...
 def explain(source: Source, cases: Source | None = None, config: ConfigArg = None) -> Explanation: ...
 def default_config() -> Config: ...
