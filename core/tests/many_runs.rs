@@ -623,3 +623,32 @@ fn the_gate_trips_on_a_run_significantly_worse_than_the_baseline() {
     // Before the tests ran there is nothing to trip on.
     assert_eq!(many_runs_gate(&compare_many(&table, None, 4)), None);
 }
+
+#[test]
+fn evaluations_of_different_case_lists_pair_by_case_id() {
+    let run = good_run();
+    let analysis = analyze(&run, &Settings::default(), false).unwrap_or_else(|e| panic!("{e}"));
+    let other_cases = parse_cases(
+        "other.json",
+        r#"{"cases":[
+            {"caseId":"c3","query":"three","expectedDocIds":["c"]},
+            {"caseId":"c1","query":"one","expectedDocIds":["x"]}]}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let first = evaluate_analysis(&cases(), &analysis);
+    let second = evaluate_analysis(&other_cases, &analysis);
+    let table = ManyRunTable::from_reports(&[("first", &first), ("second", &second)])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(table.case_ids, ["c1", "c3"]);
+    assert_eq!(table.answered, [3, 2]);
+    assert_eq!(
+        table.partial_cases,
+        [PartialCase {
+            case_id: "c2".into(),
+            present_in: vec!["first".into()],
+        }]
+    );
+    // c1's trace ranks a, x: the first cases expect a (MRR 1), the others x (MRR 0.5).
+    assert_eq!(table.values()[0][3], 1.0);
+    assert_eq!(table.values()[1][3], 0.5);
+}

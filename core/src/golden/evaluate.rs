@@ -84,22 +84,24 @@ pub struct RankingMetrics {
 /// trec_eval reports for a query with no relevant documents); never NaN.
 /// `ranking` must hold distinct documents.
 pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -> RankingMetrics {
-    ranking_metrics_of(ranking, relevant, k)
+    ranking_metrics_of(ranking, |doc| relevant.contains(doc), relevant.len(), k)
 }
 
-/// [`ranking_metrics`] over any strings (borrowed docIds as well as owned).
+/// [`ranking_metrics`] over any strings (borrowed docIds as well as owned), the
+/// relevant set as a membership test and its size.
 fn ranking_metrics_of<S: AsRef<str>>(
     ranking: &[S],
-    relevant: &HashSet<&str>,
+    is_relevant: impl Fn(&str) -> bool,
+    relevant_count: usize,
     k: usize,
 ) -> RankingMetrics {
-    let is_rel = |doc: &S| relevant.contains(doc.as_ref());
+    let is_rel = |doc: &S| is_relevant(doc.as_ref());
     let top = &ranking[..ranking.len().min(k)];
     let hits = top.iter().filter(|d| is_rel(d)).count();
-    let recall = if relevant.is_empty() {
+    let recall = if relevant_count == 0 {
         0.0
     } else {
-        hits as f64 / relevant.len() as f64
+        hits as f64 / relevant_count as f64
     };
     let precision = if k == 0 { 0.0 } else { hits as f64 / k as f64 };
     let reciprocal_rank = ranking
@@ -114,7 +116,7 @@ fn ranking_metrics_of<S: AsRef<str>>(
         .map(|(i, _)| discount(i))
         .fold(0.0, |total, gain| total + gain);
     // Folding from +0.0: `Sum` for floats starts at -0.0, which would print as "-0".
-    let idcg: f64 = (0..relevant.len().min(k))
+    let idcg: f64 = (0..relevant_count.min(k))
         .map(discount)
         .fold(0.0, |total, gain| total + gain);
     let ndcg = if idcg > 0.0 { dcg / idcg } else { 0.0 };
@@ -457,22 +459,39 @@ pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[
             .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
     );
     let mut ranking: Vec<&str> = Vec::new();
+    let mut relevant: Vec<&str> = Vec::new();
     cases
         .cases
         .iter()
         .zip(links)
         .map(|(case, link)| {
             let trace = &analysis.traces[link?.0];
-            let relevant: HashSet<&str> =
-                case.expected_doc_ids.iter().map(String::as_str).collect();
+            // A case expects a few documents: a list, distinct, is the set.
+            relevant.clear();
+            for d in &case.expected_doc_ids {
+                if !relevant.contains(&d.as_str()) {
+                    relevant.push(d);
+                }
+            }
             ranking.clear();
-            for block in trace.accepted_blocks() {
-                let doc = &*block.candidate.doc_id;
+            // The accepted candidates' docIds, without building the blocks (which
+            // would compute every quality again).
+            let candidates = trace.trace.candidates();
+            for index in trace.accepted_indices() {
+                let Some(candidate) = candidates.get(index) else {
+                    continue;
+                };
+                let doc = &*candidate.doc_id;
                 if !ranking.contains(&doc) {
                     ranking.push(doc);
                 }
             }
-            let m = ranking_metrics_of(&ranking, &relevant, trace.return_n());
+            let m = ranking_metrics_of(
+                &ranking,
+                |doc| relevant.contains(&doc),
+                relevant.len(),
+                trace.return_n(),
+            );
             // A hit is an expected document anywhere in the ranking: a reciprocal rank.
             let hit = if m.reciprocal_rank > 0.0 { 1.0 } else { 0.0 };
             Some([hit, m.recall, m.precision, m.reciprocal_rank, m.ndcg])

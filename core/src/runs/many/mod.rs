@@ -224,27 +224,56 @@ impl ManyRunTable {
         }
         let runs = names.len();
         let mut notes = Vec::new();
-        // (caseId, occurrence) -> per run, the case's values.
-        let mut slots: HashMap<(&str, usize), Vec<Option<Values>>> = HashMap::new();
+        // Per case (caseId, occurrence), in first-seen order: per run, its values.
         let mut order: Vec<(&str, usize)> = Vec::new();
+        let mut rows: Vec<Vec<Option<Values>>> = Vec::new();
         let mut answered = vec![0usize; runs];
         let mut repeated = Vec::new();
-        for (r, cases) in per_run.iter().enumerate() {
-            let mut seen: HashMap<&str, usize> = HashMap::new();
-            for &(case_id, values) in cases {
-                let occurrence = seen.entry(case_id).or_insert(0);
-                let key = (case_id, *occurrence);
-                *occurrence += 1;
-                if key.1 == 1 && r == 0 {
+        // Evaluations of the same cases list the same caseIds in the same order (always,
+        // from `from_case_metrics`): a case is its position, no lookup needed.
+        let same_cases = per_run.iter().all(|cases| {
+            cases.len() == per_run[0].len()
+                && cases.iter().zip(&per_run[0]).all(|(a, b)| a.0 == b.0)
+        });
+        let mut occurrences: crate::fast_hash::FastMap<&str, usize> = Default::default();
+        let mut key_of = |case_id| {
+            let occurrence = occurrences.entry(case_id).or_insert(0);
+            *occurrence += 1;
+            (case_id, *occurrence - 1)
+        };
+        if same_cases {
+            for (i, &(case_id, _)) in per_run[0].iter().enumerate() {
+                let key = key_of(case_id);
+                if key.1 == 1 {
                     repeated.push(case_id);
                 }
-                let slot = slots.entry(key).or_insert_with(|| {
-                    order.push(key);
-                    vec![None; runs]
-                });
-                if values.is_some() && slot[r].is_none() {
-                    slot[r] = values;
-                    answered[r] += 1;
+                order.push(key);
+                rows.push(per_run.iter().map(|cases| cases[i].1).collect());
+            }
+            for (r, cases) in per_run.iter().enumerate() {
+                answered[r] = cases.iter().filter(|(_, v)| v.is_some()).count();
+            }
+        } else {
+            let mut at: HashMap<(&str, usize), usize> = HashMap::new();
+            for (r, cases) in per_run.iter().enumerate() {
+                let mut seen: HashMap<&str, usize> = HashMap::new();
+                for &(case_id, values) in cases {
+                    let occurrence = seen.entry(case_id).or_insert(0);
+                    let key = (case_id, *occurrence);
+                    *occurrence += 1;
+                    if key.1 == 1 && r == 0 {
+                        repeated.push(case_id);
+                    }
+                    let row = *at.entry(key).or_insert_with(|| {
+                        order.push(key);
+                        rows.push(vec![None; runs]);
+                        rows.len() - 1
+                    });
+                    let slot = &mut rows[row][r];
+                    if values.is_some() && slot.is_none() {
+                        *slot = values;
+                        answered[r] += 1;
+                    }
                 }
             }
         }
@@ -271,8 +300,7 @@ impl ManyRunTable {
         let mut values = Vec::new();
         let mut partial_cases = Vec::new();
         let mut not_numbers = Vec::new();
-        for key in &order {
-            let Some(slot) = slots.get(key) else { continue };
+        for (key, slot) in order.iter().zip(&rows) {
             let present: Vec<usize> = (0..runs).filter(|&r| slot[r].is_some()).collect();
             if present.len() < runs {
                 partial_cases.push(PartialCase {

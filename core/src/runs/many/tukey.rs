@@ -192,8 +192,39 @@ impl RandomisedTukey {
     }
 
     /// The permuted sums: run `r` receives, on each query, the values of run
-    /// `ordering[r]`.
+    /// `ordering[r]`. Specialised for each number of runs the table covers, so the
+    /// loop over the runs unrolls and the sums stay in registers.
     fn accumulate(&mut self) {
+        match self.runs {
+            2 => self.accumulate_fixed::<2>(),
+            3 => self.accumulate_fixed::<3>(),
+            4 => self.accumulate_fixed::<4>(),
+            5 => self.accumulate_fixed::<5>(),
+            6 => self.accumulate_fixed::<6>(),
+            7 => self.accumulate_fixed::<7>(),
+            8 => self.accumulate_fixed::<8>(),
+            _ => self.accumulate_any(),
+        }
+    }
+
+    fn accumulate_fixed<const N: usize>(&mut self) {
+        let mut sums = [[0.0; DELTA_METRICS.len()]; N];
+        for (row, &chosen) in self.values.chunks_exact(N).zip(&self.chosen) {
+            let at = chosen as usize * N;
+            let Some(ordering) = self.orderings.get(at..at + N) else {
+                continue;
+            };
+            for (sum, &from) in sums.iter_mut().zip(ordering) {
+                let v = &row[from as usize];
+                for (s, x) in sum.iter_mut().zip(v) {
+                    *s += x;
+                }
+            }
+        }
+        self.sums.copy_from_slice(&sums);
+    }
+
+    fn accumulate_any(&mut self) {
         let runs = self.runs;
         for s in &mut self.sums {
             *s = [0.0; DELTA_METRICS.len()];
