@@ -27,7 +27,7 @@ pub(crate) fn explain_trace(
     explained
 }
 
-fn explain_with(
+pub(crate) fn explain_with(
     index: usize,
     t: &TraceAnalysis,
     user: &Settings,
