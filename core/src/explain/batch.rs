@@ -3,11 +3,12 @@
 
 use super::case::{evaluate, Cause, ExplainedCase};
 use super::change::Change;
-use super::{ChangeImpact, ExplainSummary, Work};
+use super::tables::Tables;
+use super::{ChangeImpact, ExplainSummary};
 use crate::config::{Config, SettingKey, Settings};
 use crate::golden::{GoldenCase, GoldenLevel};
 use crate::outcome::outcome;
-use crate::trace_analysis::{reanalyze_trace, TraceAnalysis};
+use crate::trace_analysis::{reanalyze_trace, Scratch, TraceAnalysis};
 use std::collections::BTreeMap;
 
 fn causes(counted: impl Iterator<Item = Cause>) -> BTreeMap<&'static str, usize> {
@@ -38,60 +39,99 @@ fn hit_rank(level: GoldenLevel) -> u8 {
     }
 }
 
-pub(crate) fn summarise(
-    cases: &[ExplainedCase],
-    traces: &[TraceAnalysis],
-    golden_cases: &[GoldenCase],
-    user: &Settings,
-    global: &Config,
-    work: &mut Work,
-) -> ExplainSummary {
-    let mut changes: Vec<Change> = Vec::new();
-    for case in cases {
-        for fix in &case.explanation.found_if {
-            if !changes.contains(&fix.set) {
-                changes.push(fix.set);
+/// The batch summary, built one trace at a time alongside the traces' explanations,
+/// so each trace's tables are filled once for both.
+pub(crate) struct Summariser<'a> {
+    cases: &'a [ExplainedCase],
+    golden_cases: &'a [GoldenCase],
+    global: &'a Config,
+    changes: Vec<Change>,
+    /// Per change: the settings and configuration it gives, when it is valid and sets
+    /// only `returnN` and `maxChunksPerDocument`.
+    applied: Vec<Option<(Settings, Config)>>,
+    impacts: Vec<ChangeImpact>,
+    /// Per trace, the positions of the cases linked to it.
+    cases_of: Vec<Vec<usize>>,
+    /// Per change, the positions of the cases it recovers (listed in the cases' order).
+    recovered_at: Vec<Vec<usize>>,
+}
+
+impl<'a> Summariser<'a> {
+    pub(crate) fn new(
+        cases: &'a [ExplainedCase],
+        traces: usize,
+        golden_cases: &'a [GoldenCase],
+        user: &Settings,
+        global: &'a Config,
+    ) -> Self {
+        let mut changes: Vec<Change> = Vec::new();
+        for case in cases {
+            for fix in &case.explanation.found_if {
+                if !changes.contains(&fix.set) {
+                    changes.push(fix.set);
+                }
             }
         }
-    }
-    // A case's fix only sets returnN and maxChunksPerDocument, so each trace's tables
-    // answer for every change at once: one pass over the traces.
-    let applied: Vec<Option<(Settings, Config)>> = changes
-        .iter()
-        .map(|change| {
-            let integer_only = change.settings().all(|s| {
-                matches!(
-                    s.key,
-                    SettingKey::ReturnN | SettingKey::MaxChunksPerDocument
-                )
-            });
-            change.apply(user).ok().filter(|_| integer_only)
-        })
-        .collect();
-    let mut impacts: Vec<ChangeImpact> = changes
-        .iter()
-        .map(|&set| ChangeImpact {
-            set,
-            recovers: 0,
-            recovered_cases: Vec::new(),
-            traces_changed: 0,
-            level_transitions: BTreeMap::new(),
-            hit_level_drops: 0,
-        })
-        .collect();
-    let mut cases_of: Vec<Vec<usize>> = vec![Vec::new(); traces.len()];
-    for (at, case) in cases.iter().enumerate() {
-        if let Some(list) = case.link.and_then(|(i, _)| cases_of.get_mut(i)) {
-            list.push(at);
+        // A case's fix only sets returnN and maxChunksPerDocument, so each trace's
+        // tables answer for every change at once: one pass over the traces.
+        let applied: Vec<Option<(Settings, Config)>> = changes
+            .iter()
+            .map(|change| {
+                let integer_only = change.settings().all(|s| {
+                    matches!(
+                        s.key,
+                        SettingKey::ReturnN | SettingKey::MaxChunksPerDocument
+                    )
+                });
+                change.apply(user).ok().filter(|_| integer_only)
+            })
+            .collect();
+        let impacts: Vec<ChangeImpact> = changes
+            .iter()
+            .map(|&set| ChangeImpact {
+                set,
+                recovers: 0,
+                recovered_cases: Vec::new(),
+                traces_changed: 0,
+                level_transitions: BTreeMap::new(),
+                hit_level_drops: 0,
+            })
+            .collect();
+        let mut cases_of: Vec<Vec<usize>> = vec![Vec::new(); traces];
+        for (at, case) in cases.iter().enumerate() {
+            if let Some(list) = case.link.and_then(|(i, _)| cases_of.get_mut(i)) {
+                list.push(at);
+            }
+        }
+        let recovered_at = vec![Vec::new(); changes.len()];
+        Summariser {
+            cases,
+            golden_cases,
+            global,
+            changes,
+            applied,
+            impacts,
+            cases_of,
+            recovered_at,
         }
     }
-    // Per change, the positions of the cases it recovers (listed in the cases' order).
-    let mut recovered_at: Vec<Vec<usize>> = vec![Vec::new(); changes.len()];
-    let mut table = std::mem::take(&mut work.tables);
-    for (i, t) in traces.iter().enumerate() {
-        table.fill(&t.trace, &t.config, &mut work.per_doc);
-        let per_change = changes.iter().zip(&applied).zip(&mut impacts);
-        for (((change, applied), impact), recovered) in per_change.zip(&mut recovered_at) {
+
+    /// What each change does to trace `i` (`table` filled for it).
+    pub(crate) fn add_trace(
+        &mut self,
+        i: usize,
+        t: &TraceAnalysis,
+        table: &Tables,
+        scratch: &mut Scratch,
+    ) {
+        let (cases, golden_cases, global) = (self.cases, self.golden_cases, self.global);
+        let linked = self.cases_of.get(i).map(Vec::as_slice).unwrap_or_default();
+        let per_change = self
+            .changes
+            .iter()
+            .zip(&self.applied)
+            .zip(&mut self.impacts);
+        for (((change, applied), impact), recovered) in per_change.zip(&mut self.recovered_at) {
             let Some((settings, changed_global)) = applied else {
                 continue;
             };
@@ -114,7 +154,7 @@ pub(crate) fn summarise(
                     ))
                     .or_insert(0) += 1;
             }
-            for &at in cases_of.get(i).map(Vec::as_slice).unwrap_or_default() {
+            for &at in linked {
                 let (Some(case), Some(golden_case)) = (cases.get(at), golden_cases.get(at)) else {
                     continue;
                 };
@@ -126,7 +166,7 @@ pub(crate) fn summarise(
                         .iter()
                         .any(|&j| table.accepts(j, cap, return_n))
                 } else {
-                    let after = reanalyze_trace(t, settings, changed_global, &mut work.scratch);
+                    let after = reanalyze_trace(t, settings, changed_global, scratch);
                     let report = evaluate(golden_case, Some((&after, by)), global.return_n);
                     if hit_rank(report.level) > hit_rank(case.explanation.hit) {
                         impact.hit_level_drops += 1;
@@ -139,37 +179,41 @@ pub(crate) fn summarise(
             }
         }
     }
-    work.tables = table;
-    let mut impacts: Vec<ChangeImpact> = impacts
-        .into_iter()
-        .zip(&applied)
-        .zip(recovered_at)
-        .filter(|((_, applied), _)| applied.is_some())
-        .map(|((mut impact, _), mut recovered)| {
-            recovered.sort_unstable();
-            impact.recovered_cases = recovered
+
+    pub(crate) fn finish(self, traces: usize) -> ExplainSummary {
+        let cases = self.cases;
+        let mut impacts: Vec<ChangeImpact> = self
+            .impacts
+            .into_iter()
+            .zip(&self.applied)
+            .zip(self.recovered_at)
+            .filter(|((_, applied), _)| applied.is_some())
+            .map(|((mut impact, _), mut recovered)| {
+                recovered.sort_unstable();
+                impact.recovered_cases = recovered
+                    .iter()
+                    .filter_map(|&at| cases.get(at))
+                    .map(|c| c.explanation.case_id.clone())
+                    .collect();
+                impact.recovers = impact.recovered_cases.len();
+                impact
+            })
+            .collect();
+        impacts.sort_by(|a, b| {
+            b.recovers
+                .cmp(&a.recovers)
+                .then(a.traces_changed.cmp(&b.traces_changed))
+                .then(a.hit_level_drops.cmp(&b.hit_level_drops))
+        });
+        ExplainSummary {
+            traces,
+            cases: cases.len(),
+            causes: causes(cases.iter().map(|c| c.explanation.cause)),
+            misses: cases
                 .iter()
-                .filter_map(|&at| cases.get(at))
-                .map(|c| c.explanation.case_id.clone())
-                .collect();
-            impact.recovers = impact.recovered_cases.len();
-            impact
-        })
-        .collect();
-    impacts.sort_by(|a, b| {
-        b.recovers
-            .cmp(&a.recovers)
-            .then(a.traces_changed.cmp(&b.traces_changed))
-            .then(a.hit_level_drops.cmp(&b.hit_level_drops))
-    });
-    ExplainSummary {
-        traces: traces.len(),
-        cases: cases.len(),
-        causes: causes(cases.iter().map(|c| c.explanation.cause)),
-        misses: cases
-            .iter()
-            .filter(|c| c.explanation.cause != Cause::Found)
-            .count(),
-        changes: impacts,
+                .filter(|c| c.explanation.cause != Cause::Found)
+                .count(),
+            changes: impacts,
+        }
     }
 }

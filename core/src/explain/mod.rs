@@ -177,31 +177,39 @@ pub fn explain_analysis(
 ) -> Result<Explanation, ConfigError> {
     let config = Config::from_settings(settings)?;
     let mut work = Work::default();
+    let explained_cases = cases.map(|cases| {
+        case::explain_cases(&cases.cases, &analysis.traces, settings, &config, &mut work)
+    });
+    let mut summariser = match (&explained_cases, cases) {
+        (Some(explained), Some(cases)) => Some(batch::Summariser::new(
+            explained,
+            analysis.traces.len(),
+            &cases.cases,
+            settings,
+            &config,
+        )),
+        _ => None,
+    };
+    let mut tables = std::mem::take(&mut work.tables);
     let traces = analysis
         .traces
         .iter()
         .enumerate()
-        .map(|(index, t)| trace::explain_trace(index, t, settings, &mut work))
+        .map(|(index, t)| {
+            tables.fill(&t.trace, &t.config, &mut work.per_doc);
+            if let Some(summariser) = &mut summariser {
+                summariser.add_trace(index, t, &tables, &mut work.scratch);
+            }
+            trace::explain_with(index, t, settings, &tables, &mut work)
+        })
         .collect();
-    let (cases, summary) = match cases {
-        Some(cases) => {
-            let explained =
-                case::explain_cases(&cases.cases, &analysis.traces, settings, &config, &mut work);
-            let summary = batch::summarise(
-                &explained,
-                &analysis.traces,
-                &cases.cases,
-                settings,
-                &config,
-                &mut work,
-            );
-            (
-                explained.into_iter().map(|c| c.explanation).collect(),
-                summary,
-            )
-        }
-        None => (Vec::new(), batch::summarise_traces(analysis.traces.len())),
+    let summary = match summariser {
+        Some(summariser) => summariser.finish(analysis.traces.len()),
+        None => batch::summarise_traces(analysis.traces.len()),
     };
+    let cases = explained_cases
+        .map(|explained| explained.into_iter().map(|c| c.explanation).collect())
+        .unwrap_or_default();
     Ok(Explanation {
         config,
         traces,

@@ -46,6 +46,9 @@ pub(crate) struct Tables {
     /// The caps that decide differently from the current one, as `(distance, cap)`,
     /// nearest first (see [`Tables::other_caps`]).
     caps: Vec<(usize, usize)>,
+    /// `common[cap - 1]`: how many accepted blocks the walks under `cap` and under the
+    /// current cap (both with no `returnN` limit) share before they first differ.
+    common: Vec<usize>,
     /// Scratch of [`Tables::fill`]: blocks per document and acceptance with no cap.
     per_doc_count: Vec<usize>,
     uncapped: Vec<u32>,
@@ -125,6 +128,7 @@ impl Tables {
         for cap in 1..=m {
             self.fill_best(cap);
         }
+        self.fill_common();
         let current = self.cap.clamp(1, m);
         let from = self.cap;
         self.caps.clear();
@@ -138,6 +142,28 @@ impl Tables {
 
     fn row(&self, cap: usize) -> usize {
         (cap.clamp(1, self.saturating_cap) - 1) * self.positions
+    }
+
+    fn fill_common(&mut self) {
+        let current = self.row(self.cap);
+        self.common.clear();
+        for cap in 1..=self.saturating_cap {
+            let row = self.row(cap);
+            let (Some(walk), Some(now)) = (
+                self.accepted.get(row..row + self.positions),
+                self.accepted.get(current..current + self.positions),
+            ) else {
+                self.common.push(0);
+                continue;
+            };
+            let shared = walk
+                .iter()
+                .zip(now)
+                .take_while(|(a, b)| (**a > 0) == (**b > 0))
+                .filter(|(a, _)| **a > 0)
+                .count();
+            self.common.push(shared);
+        }
     }
 
     fn fill_best(&mut self, cap: usize) {
@@ -208,13 +234,16 @@ impl Tables {
     }
 
     /// Whether `cap` and `return_n` accept the very list the current settings do.
+    /// Both lists are the first blocks of their walks, so they are the same list when
+    /// they are as long and the two walks agree that far.
     pub(crate) fn same_list(&self, cap: usize, return_n: usize) -> bool {
-        if self.row(cap) == self.row(self.cap) {
-            return self.accepted_count(cap, return_n)
-                == self.accepted_count(self.cap, self.return_n);
-        }
-        (0..self.positions)
-            .all(|j| self.accepts(j, cap, return_n) == self.accepts(j, self.cap, self.return_n))
+        let now = self.accepted_count(self.cap, self.return_n);
+        let shared = self
+            .common
+            .get(cap.clamp(1, self.saturating_cap) - 1)
+            .copied()
+            .unwrap_or(0);
+        self.accepted_count(cap, return_n) == now && shared >= now
     }
 
     /// The caps that decide differently from the current one, nearest first: `1 ..
@@ -307,5 +336,13 @@ mod tests {
         assert!(!tables.same_list(3, 3));
         // A larger returnN adds nothing when every block is in already.
         assert!(tables.same_list(2, 4));
+        // The same list exactly when every candidate's acceptance is the same.
+        for cap in 1..=5 {
+            for return_n in 1..=5 {
+                let every = (0..tables.positions())
+                    .all(|j| tables.accepts(j, cap, return_n) == tables.accepts(j, 2, 3));
+                assert_eq!(tables.same_list(cap, return_n), every, "{cap} {return_n}");
+            }
+        }
     }
 }

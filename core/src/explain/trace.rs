@@ -27,7 +27,7 @@ pub(crate) fn explain_trace(
     explained
 }
 
-fn explain_with(
+pub(crate) fn explain_with(
     index: usize,
     t: &TraceAnalysis,
     user: &Settings,
@@ -93,6 +93,7 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
     // Sized once: growing it would free the smaller buffers as it goes, and the
     // allocator then merges them again on the next large request.
     let mut out = Vec::with_capacity(t.trace.hot().len());
+    let mut changes: Vec<SetIf> = Vec::new();
     // The hot entries, not the blocks: a block computes its quality again when built.
     let explained = t
         .trace
@@ -102,56 +103,65 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
         .enumerate()
         .filter_map(|(j, (h, &status))| Some((j, candidates.get(h.index)?, status)))
         .map(|(j, candidate, status)| {
-            let mut accepted_if = Vec::new();
-            let mut dropped_if = Vec::new();
+            // Built in one buffer and copied out at its exact length: half a million
+            // lists in a large batch, most of one or two changes, which a list grown
+            // by pushing would allocate room for four.
+            changes.clear();
             let reason = match status {
-                Status::Duplicate | Status::Invalid => Some(Cow::Owned(format!(
-                    "{}: {}, so no setting changes this",
-                    t.block(j)
-                        .map(|b| b.status_reason().to_string())
-                        .unwrap_or_default(),
-                    if status == Status::Duplicate {
+                Status::Duplicate | Status::Invalid => {
+                    let why = if status == Status::Duplicate {
                         "evidence dedup is not a setting"
                     } else {
                         "a candidate with an invalid rank is never accepted"
-                    }
-                ))),
+                    };
+                    Some(Cow::Owned(match t.block(j) {
+                        Some(b) => {
+                            format!("{}: {why}, so no setting changes this", b.status_reason())
+                        }
+                        None => format!(": {why}, so no setting changes this"),
+                    }))
+                }
                 Status::Accepted => {
                     if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
-                        dropped_if.push(SetIf {
+                        changes.push(SetIf {
                             set: Change::return_n(at - 1),
                         });
                     }
                     for c in tables.nearest_caps(|c| !tables.accepts(j, c, return_n)) {
-                        dropped_if.push(SetIf {
+                        changes.push(SetIf {
                             set: Change::max_chunks(c),
                         });
                     }
-                    dropped_if.is_empty().then_some(Cow::Borrowed(
+                    changes.is_empty().then_some(Cow::Borrowed(
                         "the first block of the walk is kept under every setting",
                     ))
                 }
                 Status::DocCap | Status::ReturnN => {
                     if let Some(at) = tables.least_return_n(j, cap) {
-                        accepted_if.push(SetIf {
+                        changes.push(SetIf {
                             set: Change::return_n(at),
                         });
                     }
                     for c in tables.nearest_caps(|c| tables.accepts(j, c, return_n)) {
-                        accepted_if.push(SetIf {
+                        changes.push(SetIf {
                             set: Change::max_chunks(c),
                         });
                     }
-                    if accepted_if.is_empty() {
-                        accepted_if = least_pairs(tables, |c| tables.least_return_n(j, c))
-                            .into_iter()
-                            .map(|set| SetIf { set })
-                            .collect();
+                    if changes.is_empty() {
+                        changes.extend(
+                            least_pairs(tables, |c| tables.least_return_n(j, c))
+                                .into_iter()
+                                .map(|set| SetIf { set }),
+                        );
                     }
-                    accepted_if
+                    changes
                         .is_empty()
                         .then_some(Cow::Borrowed("no setting accepts it"))
                 }
+            };
+            let (accepted_if, dropped_if) = match status {
+                Status::Accepted => (Vec::new(), changes.to_vec()),
+                _ => (changes.to_vec(), Vec::new()),
             };
             CandidateExplanation {
                 index: candidate.input_index,
