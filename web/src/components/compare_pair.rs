@@ -60,7 +60,7 @@ pub(crate) fn PairTable() -> impl IntoView {
             _ => Shared::new(rows),
         }
     });
-    let window = RowWindow::new(move || rows.with(|r| r.len()));
+    let window = RowWindow::new(rows);
     let total = move || {
         compare
             .comparison

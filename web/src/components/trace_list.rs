@@ -299,7 +299,7 @@ fn VirtualTable(
     baseline: Memo<Option<Shared<Analysis>>>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let window = RowWindow::new(move || rows.with(|r| r.len()));
+    let window = RowWindow::new(rows);
     let viewport = NodeRef::<leptos::html::Div>::new();
     // The aria-rowindex of the row that holds (or is to get) the focus, if any.
     let focus_row_index = StoredValue::new(None::<usize>);

@@ -113,7 +113,7 @@ fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
                 <dt>"from"</dt>
                 <dd>{place} " " <code>{trace.trace.pointer.clone()}</code></dd>
                 <dt>"settings"</dt>
-                <dd id="trace-settings">{settings(&config)} " (" {options_note} ")"</dd>
+                <dd id="trace-settings" inner_html=settings_html(&config, options_note)></dd>
             </dl>
             {trace
                 .trace.n_approximated
@@ -129,17 +129,31 @@ fn TraceHeader(trace: TraceAnalysis) -> impl IntoView {
 }
 
 /// Every key of the trace's configuration, in the core's order (`SettingKey::ALL`), as
-/// `name value` items separated by commas.
-fn settings(config: &Config) -> Vec<impl IntoView> {
-    SettingKey::ALL
+/// `name value` items separated by commas, then `note` in brackets. As HTML: the
+/// names and values are the core's (names, numbers, `true`/`false`, mode names) and
+/// the note is the page's own, so there is nothing to escape; markup built as one
+/// string costs the page's first load much less than a list of views.
+fn settings_html(config: &Config, note: &str) -> String {
+    let mut html = String::new();
+    for (name, value) in SettingKey::ALL
         .iter()
         .filter_map(|&key| Some((key.name(), config.value(key)?)))
-        .enumerate()
-        .map(|(i, (name, value))| {
-            let separator = if i == 0 { "" } else { ", " };
-            view! { {separator} <span data-setting=name>{format!("{name} {value}")}</span> }
-        })
-        .collect()
+    {
+        if !html.is_empty() {
+            html.push_str(", ");
+        }
+        html.push_str("<span data-setting=\"");
+        html.push_str(name);
+        html.push_str("\">");
+        html.push_str(name);
+        html.push(' ');
+        html.push_str(&value.to_string());
+        html.push_str("</span>");
+    }
+    html.push_str(" (");
+    html.push_str(note);
+    html.push(')');
+    html
 }
 
 #[component]
