@@ -184,22 +184,7 @@ pub fn explain_analysis(
         .map(|(index, t)| trace::explain_trace(index, t, settings, &mut work))
         .collect();
     let (cases, summary) = match cases {
-        Some(cases) => {
-            let explained =
-                case::explain_cases(&cases.cases, &analysis.traces, settings, &config, &mut work);
-            let summary = batch::summarise(
-                &explained,
-                &analysis.traces,
-                &cases.cases,
-                settings,
-                &config,
-                &mut work,
-            );
-            (
-                explained.into_iter().map(|c| c.explanation).collect(),
-                summary,
-            )
-        }
+        Some(cases) => cases_and_summary(analysis, settings, &config, cases, &mut work),
         None => (Vec::new(), batch::summarise_traces(analysis.traces.len())),
     };
     Ok(Explanation {
@@ -208,6 +193,45 @@ pub fn explain_analysis(
         cases,
         summary,
     })
+}
+
+/// The golden cases' part of [`explain_analysis`] alone, without every trace's
+/// explanation (what the page's Golden tab computes): the same `cases` and `summary`.
+pub fn explain_golden_cases(
+    analysis: &Analysis,
+    settings: &Settings,
+    cases: &CaseSet,
+) -> Result<(Vec<CaseExplanation>, ExplainSummary), ConfigError> {
+    let config = Config::from_settings(settings)?;
+    Ok(cases_and_summary(
+        analysis,
+        settings,
+        &config,
+        cases,
+        &mut Work::default(),
+    ))
+}
+
+fn cases_and_summary(
+    analysis: &Analysis,
+    settings: &Settings,
+    config: &Config,
+    cases: &CaseSet,
+    work: &mut Work,
+) -> (Vec<CaseExplanation>, ExplainSummary) {
+    let explained = case::explain_cases(&cases.cases, &analysis.traces, settings, config, work);
+    let summary = batch::summarise(
+        &explained,
+        &analysis.traces,
+        &cases.cases,
+        settings,
+        config,
+        work,
+    );
+    (
+        explained.into_iter().map(|c| c.explanation).collect(),
+        summary,
+    )
 }
 
 /// One trace's explanation alone (what the page computes for the trace it shows).
