@@ -64,9 +64,10 @@ pub use crate::partial::{
 // What would it take: the least change of settings that flips each candidate,
 // level, low-quality flag and golden case.
 pub use crate::explain::{
-    explain, explain_analysis, explain_markdown, explain_one, explain_summary_text,
-    CandidateExplanation, CaseExplanation, Cause, Change, ChangeImpact, ChangedSetting,
-    ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf, SetIf, TraceExplanation,
+    explain, explain_analysis, explain_golden_cases, explain_markdown, explain_one,
+    explain_summary_text, CandidateExplanation, CaseExplanation, Cause, Change, ChangeImpact,
+    ChangedSetting, ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf, SetIf,
+    TraceExplanation,
 };
 
 // The same batch under pinned settings (`eval --baseline`'s page counterpart).

@@ -1,6 +1,7 @@
 //! Browser benchmark: with a 100,000-candidate batch loaded, how long from a
-//! slider input to the next painted frame; and the same on the Golden tab with its
-//! Calibration panel over 10,000 cases. Prints figures; asserts no timings.
+//! slider input to the next painted frame; the same on the Golden tab with its
+//! Calibration panel over 10,000 cases, and with its Why missed panel open; and one
+//! trace's explanation (what the trace view computes). Prints figures; asserts no timings.
 //!
 //! Run with `bash scripts/bench.sh browser`, which compiles it as the site is
 //! (how the figures read: docs/performance.md). A target of its own (web/Cargo.toml)
@@ -328,4 +329,134 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
             median(idle_ms.clone())
         );
     }
+}
+
+/// What the trace view computes for the trace it shows: the explanation of one
+/// 50-candidate trace (`explain_one`), per trace, over the traces of a generated batch.
+#[wasm_bindgen_test]
+async fn explanation_of_a_50_candidate_trace() {
+    use ragtrace_core::explain_one;
+    const CANDIDATES: usize = 50;
+    const EXPLAINED: usize = 200;
+    let json = ragtrace_core::generate_batch(EXPLAINED, CANDIDATES, 7);
+    let batch = parse_documents(&[("bench.json".to_owned(), json)]);
+    let settings = Settings::default();
+    let analysis = analyze(&batch, &settings, false).unwrap();
+    assert!(analysis
+        .traces
+        .iter()
+        .all(|t| t.trace.candidates().len() == CANDIDATES));
+    let mut per_trace_ms = Vec::new();
+    let mut changes = 0;
+    for _ in 0..ROUNDS {
+        let t = now();
+        for (index, trace) in analysis.traces.iter().enumerate() {
+            let explained = explain_one(index, trace, &settings);
+            changes += explained.level_if.len();
+        }
+        per_trace_ms.push((now() - t) / EXPLAINED as f64);
+    }
+    assert!(changes > 0);
+    console_log!(
+        "bench: trace view explanation (explain_one), a {CANDIDATES}-candidate trace: {} per trace (median of {ROUNDS} rounds over {EXPLAINED} traces; goal < 2 ms)",
+        summary(&per_trace_ms)
+    );
+}
+
+/// The Golden tab over 10,000 cases linked to 10,000 traces with the Why missed panel
+/// open: the panel's first result after opening, then a knob moved: the time to the
+/// next painted frame (the panel is pending then) and to the panel's new result.
+#[wasm_bindgen_test]
+async fn why_missed_of_10000_cases_when_a_knob_moves() {
+    use ragtrace_core::{explain_golden_cases, parse_cases};
+
+    let (json, cases_json) = batch_with_a_case_per_trace(TRACES);
+    let batch = parse_documents(&[("bench.json".to_owned(), json.clone())]);
+    let cases = parse_cases("cases.json", &cases_json).unwrap();
+    let settings = Settings::default();
+    let analysis = analyze(&batch, &settings, false).unwrap();
+    let t = now();
+    let (_, core_summary) = explain_golden_cases(&analysis, &settings, &cases).unwrap();
+    let core_ms = now() - t;
+    drop((analysis, batch));
+    console_log!(
+        "bench: Why missed core (explain_golden_cases), {} cases over {TRACES} traces: {core_ms:.0} ms ({} misses, {} changes tried on the batch)",
+        cases.cases.len(),
+        core_summary.misses,
+        core_summary.changes.len()
+    );
+
+    use_site_style();
+    let (root, _app) = mount_fresh();
+    settle().await;
+    pick_files(&root, &[("bench.json", json.as_bytes())]);
+    let expected_tab = format!("Batch ({TRACES} traces)");
+    assert!(
+        wait_until(60, || text(&root, ".tabs").contains(&expected_tab)).await,
+        "the batch did not load"
+    );
+    click(&root, "#tab-golden");
+    settle().await;
+    let area: web_sys::HtmlTextAreaElement = find(&root, "#golden-input").unchecked_into();
+    area.set_value(&cases_json);
+    fire(&area, "input");
+    assert!(
+        wait_until(60, || root
+            .query_selector("#golden-levels")
+            .unwrap()
+            .is_some())
+        .await,
+        "the golden report did not show"
+    );
+    let result_shown = |root: &web_sys::Element| {
+        root.query_selector("#why-missed-headline")
+            .unwrap()
+            .is_some()
+    };
+    let t = now();
+    find(&root, "#why-missed")
+        .set_attribute("open", "")
+        .unwrap();
+    assert!(
+        wait_until(120, || result_shown(&root)).await,
+        "the Why missed panel did not show its result"
+    );
+    let opened_ms = now() - t;
+
+    let frame_interval_ms = frame_interval(ROUNDS).await;
+    let idle_ms = idle_frames(ROUNDS).await;
+    let (mut frame_ms, mut result_ms, mut pending_at_frame) = (Vec::new(), Vec::new(), 0);
+    for i in 0..GOLDEN_TAB_ROUNDS {
+        let t = now();
+        set_input(&root, "#knob-maxL2Distance", ["0.8", "1.1"][i % 2], "input");
+        next_frame().await;
+        sleep(0).await;
+        frame_ms.push(now() - t);
+        if root
+            .query_selector("#why-missed-pending")
+            .unwrap()
+            .is_some()
+        {
+            pending_at_frame += 1;
+        }
+        assert!(
+            wait_until(120, || result_shown(&root)).await,
+            "the Why missed panel did not follow the knob"
+        );
+        result_ms.push(now() - t);
+        sleep(100).await;
+    }
+    console_log!(
+        "bench: Golden tab, {} cases: Why missed opened -> result painted {opened_ms:.0} ms",
+        cases.cases.len()
+    );
+    console_log!(
+        "bench: Golden tab with Why missed open, {} cases: maxL2Distance input -> next painted frame {} = {:.2} frames of {frame_interval_ms:.1} ms = {:.2}x the floor ({:.1} ms); pending at that frame in {pending_at_frame} of {GOLDEN_TAB_ROUNDS}; -> the panel's new result {}",
+        cases.cases.len(),
+        summary(&frame_ms),
+        median(frame_ms.clone()) / frame_interval_ms,
+        median(frame_ms.clone()) / median(idle_ms.clone()),
+        median(idle_ms.clone()),
+        summary(&result_ms)
+    );
 }

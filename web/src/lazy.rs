@@ -13,10 +13,11 @@
 //! owner and keeps it here.
 
 use crate::state::compare::CompareState;
+use crate::state::explain::{hints, TraceHints};
 use crate::state::golden::GoldenState;
 use crate::state::{AppState, Shared};
 use leptos::prelude::*;
-use ragtrace_core::Analysis;
+use ragtrace_core::{explain_one, Analysis, Settings};
 
 /// Shows a lazily loaded tab: awaited where the build splits the page, called
 /// directly where it does not.
@@ -111,6 +112,36 @@ pub(crate) fn compare_tab(link: CompareLink) -> AnyView {
 )]
 pub(crate) fn golden_tab() -> AnyView {
     view! { <crate::components::golden::GoldenView/> }.into_any()
+}
+
+/// The hints of the trace at `index` of `analysis` (made under `settings`), handed to
+/// `then`: what would flip each candidate and the trace's level. Where the page is
+/// split, the explain code is fetched with the first trace shown (the first paint
+/// does not need it); elsewhere at once.
+pub(crate) fn with_trace_hints(
+    analysis: Shared<Analysis>,
+    index: usize,
+    settings: Settings,
+    then: impl FnOnce(Option<Shared<TraceHints>>) + 'static,
+) {
+    #[cfg(ragtrace_split)]
+    leptos::task::spawn_local(async move { then(explain_trace(analysis, index, settings).await) });
+    #[cfg(not(ragtrace_split))]
+    then(explain_trace(analysis, index, settings));
+}
+
+#[cfg_attr(
+    ragtrace_split,
+    leptos::wasm_split::wasm_split(explain_trace, wasm_split_path = ::leptos::wasm_split)
+)]
+fn explain_trace(
+    analysis: Shared<Analysis>,
+    index: usize,
+    settings: Settings,
+) -> Option<Shared<TraceHints>> {
+    let trace = analysis.traces.get(index)?;
+    let explanation = explain_one(index, trace, &settings);
+    Some(Shared::new(hints(&explanation, &trace.config)))
 }
 
 /// The analysis as the CLI's JSON, handed to `then`: where the page is split, after

@@ -176,9 +176,45 @@ pub fn explain_analysis(
     cases: Option<&CaseSet>,
 ) -> Result<Explanation, ConfigError> {
     let config = Config::from_settings(settings)?;
+    let mut traces = Vec::with_capacity(analysis.traces.len());
+    let (cases, summary) = explain_batch(analysis, settings, &config, cases, Some(&mut traces));
+    Ok(Explanation {
+        config,
+        traces,
+        cases,
+        summary,
+    })
+}
+
+/// The golden cases' part of [`explain_analysis`] alone, without every trace's
+/// explanation (what the page's Golden tab computes): the same `cases` and `summary`.
+pub fn explain_golden_cases(
+    analysis: &Analysis,
+    settings: &Settings,
+    cases: &CaseSet,
+) -> Result<(Vec<CaseExplanation>, ExplainSummary), ConfigError> {
+    let config = Config::from_settings(settings)?;
+    Ok(explain_batch(
+        analysis,
+        settings,
+        &config,
+        Some(cases),
+        None,
+    ))
+}
+
+/// The cases and the summary, and each trace's explanation into `traces` when asked:
+/// one pass over the traces fills each trace's tables once for both.
+fn explain_batch(
+    analysis: &Analysis,
+    settings: &Settings,
+    config: &Config,
+    cases: Option<&CaseSet>,
+    mut traces: Option<&mut Vec<TraceExplanation>>,
+) -> (Vec<CaseExplanation>, ExplainSummary) {
     let mut work = Work::default();
     let explained_cases = cases.map(|cases| {
-        case::explain_cases(&cases.cases, &analysis.traces, settings, &config, &mut work)
+        case::explain_cases(&cases.cases, &analysis.traces, settings, config, &mut work)
     });
     let mut summariser = match (&explained_cases, cases) {
         (Some(explained), Some(cases)) => Some(batch::Summariser::new(
@@ -186,23 +222,22 @@ pub fn explain_analysis(
             analysis.traces.len(),
             &cases.cases,
             settings,
-            &config,
+            config,
         )),
         _ => None,
     };
-    let mut tables = std::mem::take(&mut work.tables);
-    let traces = analysis
-        .traces
-        .iter()
-        .enumerate()
-        .map(|(index, t)| {
+    if summariser.is_some() || traces.is_some() {
+        let mut tables = std::mem::take(&mut work.tables);
+        for (index, t) in analysis.traces.iter().enumerate() {
             tables.fill(&t.trace, &t.config, &mut work.per_doc);
             if let Some(summariser) = &mut summariser {
                 summariser.add_trace(index, t, &tables, &mut work.scratch);
             }
-            trace::explain_with(index, t, settings, &tables, &mut work)
-        })
-        .collect();
+            if let Some(traces) = traces.as_deref_mut() {
+                traces.push(trace::explain_with(index, t, settings, &tables, &mut work));
+            }
+        }
+    }
     let summary = match summariser {
         Some(summariser) => summariser.finish(analysis.traces.len()),
         None => batch::summarise_traces(analysis.traces.len()),
@@ -210,12 +245,7 @@ pub fn explain_analysis(
     let cases = explained_cases
         .map(|explained| explained.into_iter().map(|c| c.explanation).collect())
         .unwrap_or_default();
-    Ok(Explanation {
-        config,
-        traces,
-        cases,
-        summary,
-    })
+    (cases, summary)
 }
 
 /// One trace's explanation alone (what the page computes for the trace it shows).

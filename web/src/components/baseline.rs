@@ -48,6 +48,18 @@ pub(crate) fn PinControls() -> impl IntoView {
                 <button type="button" id="unpin-baseline" on:click=move |_| state.baseline.set(None)>
                     "Unpin baseline"
                 </button>
+                <button
+                    type="button"
+                    id="restore-baseline"
+                    title="Put the knobs back to the pinned settings"
+                    on:click=move |_| {
+                        if let Some(pinned) = state.baseline.get_untracked() {
+                            state.settings.set(pinned);
+                        }
+                    }
+                >
+                    "Back to baseline"
+                </button>
                 <p class="hint">"Baseline: " {move || describe_pin(state)}</p>
             </Show>
         </div>

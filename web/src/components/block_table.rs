@@ -1,6 +1,10 @@
 //! Every candidate of one trace, in processing order, with why it was kept or dropped.
 
+use crate::components::dom::host;
+use crate::components::what_if::hint_list;
 use crate::format::number;
+use crate::state::explain::TraceHints;
+use crate::state::Shared;
 use leptos::prelude::*;
 use ragtrace_core::BlockChange;
 use ragtrace_core::CanonicalLabel;
@@ -44,6 +48,8 @@ pub(crate) fn BlockTable(
     trace: TraceAnalysis,
     /// One entry per block when a baseline is pinned.
     changes: Option<Vec<BlockChange>>,
+    /// What would flip each candidate, once computed.
+    hints: Signal<Option<Shared<TraceHints>>>,
 ) -> impl IntoView {
     let pinned = changes.is_some();
     let rows = trace
@@ -54,7 +60,7 @@ pub(crate) fn BlockTable(
                 .as_ref()
                 .and_then(|c| c.get(i).copied())
                 .unwrap_or(BlockChange::Same);
-            block_row(block, change, pinned)
+            block_row(block, change, pinned, hints)
         })
         .collect_view();
     view! {
@@ -85,8 +91,20 @@ pub(crate) fn BlockTable(
 
 /// A plain function rather than a component: the block borrows the analysis, and
 /// everything the row shows is copied out of it here.
-fn block_row(block: Block<'_>, change: BlockChange, pinned: bool) -> AnyView {
+fn block_row(
+    block: Block<'_>,
+    change: BlockChange,
+    pinned: bool,
+    hints: Signal<Option<Shared<TraceHints>>>,
+) -> AnyView {
     let c = block.candidate;
+    let input_index = c.input_index;
+    let what_if = host("what-if-host", move || {
+        hints.with(|h| {
+            let hints = h.as_ref()?.candidate(input_index);
+            hint_list("what-if candidate-what-if", &input_index.to_string(), hints)
+        })
+    });
     let rank = block
         .original_rank
         .map_or_else(|| "invalid".to_owned(), |r| r.to_string());
@@ -148,6 +166,7 @@ fn block_row(block: Block<'_>, change: BlockChange, pinned: bool) -> AnyView {
     view! {
         <tr
             class=format!("block-row row-{}", block.status.as_str())
+            data-input-index=input_index
             class:entered=matches!(change, BlockChange::Entered { .. })
             class:left=matches!(change, BlockChange::Left { .. })
             class:moved=matches!(change, BlockChange::Moved { .. })
@@ -189,6 +208,7 @@ fn block_row(block: Block<'_>, change: BlockChange, pinned: bool) -> AnyView {
             <td>
                 <span class=status_class(block.status)>{block.status.as_str()}</span>
                 <div class="hint status-reason">{block.status_reason().to_string()}</div>
+                {what_if}
             </td>
             <td class="num">{block.accepted_rank.map(|r| r.to_string())}</td>
             <td>{legacy}</td>

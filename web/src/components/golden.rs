@@ -7,6 +7,7 @@ use crate::browser;
 use crate::components::calibration::CalibrationPanel;
 use crate::components::error_panel::InputErrorItem;
 use crate::components::finding::DiagnosticLine;
+use crate::components::why_missed::WhyMissedSection;
 use crate::format::{count, number, optional_number};
 use crate::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
 use crate::state::golden::{GoldenState, CASE_PAGE, PASTED_CASES_SOURCE};
@@ -49,8 +50,20 @@ pub fn GoldenView() -> impl IntoView {
                     .get()
                     .map(|report| view! { <GoldenResults report=report/> })
             }}
+            <WhyMissed/>
             <CalibrationSection/>
         </div>
+    }
+}
+
+#[component]
+fn WhyMissed() -> impl IntoView {
+    let golden = expect_context::<GoldenState>();
+    // Outside the report's closure: the panel stays open across knob moves.
+    view! {
+        <Show when=move || golden.report.with(Option::is_some)>
+            <WhyMissedSection/>
+        </Show>
     }
 }
 
@@ -349,16 +362,15 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
             {(!unlinked.is_empty())
                 .then(|| {
                     view! {
-                        <div class="golden-unlinked" id="golden-unlinked">
-                            <strong>
+                        <details class="golden-unlinked" id="golden-unlinked">
+                            <summary id="golden-unlinked-count">
                                 {count(unlinked.len(), "trace no case links to", "traces no case links to")}
-                                ": "
-                            </strong>
+                            </summary>
                             {unlinked
                                 .iter()
                                 .map(|name| view! { <code class="trace-name">{name.clone()}</code> " " })
                                 .collect_view()}
-                        </div>
+                        </details>
                     }
                 })}
             {(!diagnostics.is_empty())

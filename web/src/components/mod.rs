@@ -27,3 +27,5 @@ pub(crate) mod transitions;
 pub(crate) mod virtual_rows;
 pub(crate) mod warnings;
 pub(crate) mod waterfall;
+pub(crate) mod what_if;
+pub(crate) mod why_missed;

@@ -2,10 +2,13 @@
 //! the stages, every block, the recorded evidence, and the trace's diagnostics.
 
 use crate::components::block_table::BlockTable;
+use crate::components::dom::host;
 use crate::components::finding::DiagnosticLine;
 use crate::components::waterfall::Waterfall;
+use crate::components::what_if::{level_hints, on_try};
 use crate::format::{self, level_class, number, optional_bool, optional_number, yes_no};
-use crate::state::{AppState, View};
+use crate::state::explain::TraceHints;
+use crate::state::{AppState, Shared, View};
 use leptos::prelude::*;
 use ragtrace_core::{block_changes, Config, SettingKey};
 use ragtrace_core::{EvidenceComparison, TraceAnalysis};
@@ -13,6 +16,8 @@ use ragtrace_core::{EvidenceComparison, TraceAnalysis};
 #[component]
 pub(crate) fn TraceView(index: usize) -> impl IntoView {
     let state = expect_context::<AppState>();
+    // What would flip each candidate and the level: computed while this trace is shown.
+    let hints = crate::state::explain::trace_hints(state, index);
     let count = move || {
         state
             .analysis
@@ -43,7 +48,11 @@ pub(crate) fn TraceView(index: usize) -> impl IntoView {
         let changes = compared.map(|(_, changes)| changes);
         let total = count();
         view! {
-            <article class="trace-view" aria-labelledby="trace-title">
+            <article
+                class="trace-view"
+                aria-labelledby="trace-title"
+                on:click=move |ev| on_try(state, hints, &ev)
+            >
                 <div class="trace-nav">
                     <button type="button" on:click=move |_| state.view.set(View::Batch)>
                         "← Batch"
@@ -65,9 +74,9 @@ pub(crate) fn TraceView(index: usize) -> impl IntoView {
                     </button>
                 </div>
                 <TraceHeader trace=trace.clone()/>
-                <Outcome trace=trace.clone() baseline_level=baseline_level/>
+                <Outcome trace=trace.clone() baseline_level=baseline_level hints=hints/>
                 <Waterfall stages=trace.stages/>
-                <BlockTable trace=trace.clone() changes=changes/>
+                <BlockTable trace=trace.clone() changes=changes hints=hints/>
                 {trace
                     .evidence_comparison
                     .clone()
@@ -157,7 +166,11 @@ fn settings_html(config: &Config, note: &str) -> String {
 }
 
 #[component]
-fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl IntoView {
+fn Outcome(
+    trace: TraceAnalysis,
+    baseline_level: Option<&'static str>,
+    hints: Signal<Option<Shared<TraceHints>>>,
+) -> impl IntoView {
     let level = trace.relevance_level.as_str();
     let recorded = trace
         .trace
@@ -215,6 +228,7 @@ fn Outcome(trace: TraceAnalysis, baseline_level: Option<&'static str>) -> impl I
                     </tr>
                 </tbody>
             </table>
+            {host("level-what-if-host", move || hints.with(|h| h.as_deref().and_then(level_hints)))}
             {trace
                 .low_quality_gate_inert
                 .then(|| {

@@ -9,6 +9,7 @@
 //! stages it reaches). Every number the page shows comes out of those memos.
 
 pub(crate) mod compare;
+pub(crate) mod explain;
 pub(crate) mod golden;
 pub(crate) mod loading;
 
