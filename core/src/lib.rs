@@ -53,7 +53,7 @@ pub use crate::legacy::{LegacyComparison, LegacyPlace, LegacySummary};
 pub use crate::outcome::{Level, Outcome};
 pub use crate::pipeline::{Decision, Excerpt, Status, StatusReason};
 pub use crate::quality::{quality_score, Quality, QualityBasis};
-pub use crate::trace_analysis::{Block, EvidenceComparison, Stages, TraceAnalysis};
+pub use crate::trace_analysis::{AcceptedLists, Block, EvidenceComparison, Stages, TraceAnalysis};
 
 // A batch analysed in parts (shards) whose counts merge exactly.
 pub use crate::partial::{

@@ -19,8 +19,10 @@ use std::num::NonZeroUsize;
 use std::ops::Deref;
 use std::sync::Arc;
 
+mod accepted;
 mod incremental;
 
+pub use accepted::AcceptedLists;
 pub(crate) use incremental::reanalyze_trace;
 
 /// One trace under its effective configuration.

@@ -78,8 +78,8 @@ async fn knob_to_next_frame_on_the_compare_tab() {
     let pair_ms = now() - t;
     // What a knob move asks of the core: analyse B again (A is the other tabs'
     // analysis, reanalysed anyway), compare.
-    let (mut analyze_b_ms, mut reanalyze_b_ms, mut compare_ms) =
-        (Vec::new(), Vec::new(), Vec::new());
+    let (mut analyze_b_ms, mut reanalyze_b_ms, mut compare_ms, mut lists_ms) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut compared = None;
     for i in 0..ROUNDS {
         let settings = ragtrace_core::Settings {
@@ -89,9 +89,15 @@ async fn knob_to_next_frame_on_the_compare_tab() {
         let t = now();
         drop(ragtrace_core::analyze(&batch_b, &settings, false).unwrap());
         analyze_b_ms.push(now() - t);
+        let before = b.accepted_lists();
         let t = now();
         b = b.reanalyze(&batch_b, &settings).unwrap();
         reanalyze_b_ms.push(now() - t);
+        // What tells the page that its golden evaluation of B still holds.
+        let t = now();
+        let same = b.accepted_lists() == before;
+        lists_ms.push(now() - t);
+        assert!(same, "maxL2Distance changed no accepted list");
         let t = now();
         compared = Some(ragtrace_core::compare_paired(
             &a,
@@ -103,7 +109,8 @@ async fn knob_to_next_frame_on_the_compare_tab() {
     }
     let compared = compared.unwrap();
     assert!(compared.pairs.len() > QUERIES / 2);
-    // With cases, each knob move also evaluates both runs (the golden deltas).
+    // With cases, a knob move that changes an accepted list (returnN,
+    // maxChunksPerDocument) also evaluates both runs (the golden deltas).
     let case_set = parse_cases("cases.json", &cases).unwrap();
     let t = now();
     let golden = compare_golden(
@@ -117,10 +124,11 @@ async fn knob_to_next_frame_on_the_compare_tab() {
         case_set.cases.len()
     );
     console_log!(
-        "bench: core, per knob move: analyze B {}, reanalyze B {}, compare_paired {}",
+        "bench: core, per knob move: analyze B {}, reanalyze B {}, compare_paired {}, B's accepted lists taken and compared {}",
         summary(&analyze_b_ms),
         summary(&reanalyze_b_ms),
-        summary(&compare_ms)
+        summary(&compare_ms),
+        summary(&lists_ms)
     );
 
     use_site_style();
@@ -136,7 +144,7 @@ async fn knob_to_next_frame_on_the_compare_tab() {
 
     let frame_interval_ms = frame_interval(ROUNDS).await;
     let idle_ms = idle_frames(ROUNDS).await;
-    let (frame_ms, work_ms) = knob_rounds(&root, None).await;
+    let (frame_ms, work_ms) = knob_rounds(&root, MAX_L2, ROUNDS, None).await;
     let floor = median(idle_ms);
     let frame = median(frame_ms.clone());
     let candidates = format!(
@@ -155,8 +163,9 @@ async fn knob_to_next_frame_on_the_compare_tab() {
         summary(&work_ms)
     );
 
-    // With the cases: every knob move also evaluates both runs against them (the
-    // golden deltas); the significance follows after the paint.
+    // With the cases: a maxL2Distance move changes no accepted list, so neither run is
+    // evaluated again and the golden deltas and their significance stay; a returnN
+    // move evaluates both runs, and the significance follows after the paint.
     click(&root, "#tab-golden");
     settle().await;
     pick_file(&root, "#golden-file-input", "cases.json", &cases);
@@ -170,16 +179,22 @@ async fn knob_to_next_frame_on_the_compare_tab() {
     );
     next_frame().await;
     let mut tested = Vec::new();
-    let (frame_ms, _) = knob_rounds(&root, Some(&mut tested)).await;
+    let (frame_ms, _) = knob_rounds(&root, MAX_L2, ROUNDS, Some(&mut tested)).await;
+    let pending_at_paint = tested.iter().filter(|(pending, _)| *pending).count();
+    console_log!(
+        "bench: compare tab, {candidates}, {case_count} cases: maxL2Distance input -> next painted frame {} = {:.2} frames (goal: at most 2); significance pending in the first painted frame in {pending_at_paint} of {} moves",
+        summary(&frame_ms),
+        median(frame_ms.clone()) / frame_interval_ms,
+        tested.len()
+    );
+    let mut tested = Vec::new();
+    let (frame_ms, _) = knob_rounds(&root, RETURN_N, RETURN_N_ROUNDS, Some(&mut tested)).await;
     let pending_at_paint = tested.iter().filter(|(pending, _)| *pending).count();
     let tested_ms: Vec<f64> = tested.iter().map(|(_, ms)| *ms).collect();
     console_log!(
-        "bench: compare tab, {candidates}, {case_count} cases: maxL2Distance input -> next painted frame {} = {:.2} frames (goal: at most 2)",
+        "bench: compare tab, {case_count} cases: returnN (both runs evaluated again) input -> next painted frame {} = {:.2} frames; significance pending in the first painted frame in {pending_at_paint} of {} moves; input -> significance painted {}",
         summary(&frame_ms),
-        median(frame_ms.clone()) / frame_interval_ms
-    );
-    console_log!(
-        "bench: compare tab, {case_count} cases: significance shown as pending in the first painted frame after the input in {pending_at_paint} of {} moves; input -> significance painted {}",
+        median(frame_ms.clone()) / frame_interval_ms,
         tested.len(),
         summary(&tested_ms)
     );
@@ -191,19 +206,28 @@ fn no_pending(root: &web_sys::Element) -> bool {
         .is_none()
 }
 
-/// Moves maxL2Distance `ROUNDS` times; the times from the input to the next painted
+/// A knob: its id, the two values it moves between, the event that applies a value.
+type Knob = (&'static str, [&'static str; 2], &'static str);
+const MAX_L2: Knob = ("maxL2Distance", ["0.8", "1.1"], "input");
+const RETURN_N: Knob = ("returnN", ["4", "5"], "change");
+/// returnN moves evaluate both runs again: fewer of them.
+const RETURN_N_ROUNDS: usize = 7;
+
+/// Moves the knob `rounds` times; the times from the input to the next painted
 /// frame, and (without `tested`) to the page updated (every effect run, before the
 /// frame). With `tested`, also waits after each move until the significance is shown,
 /// and records (was it pending in that first frame, input -> significance painted).
 async fn knob_rounds(
     root: &web_sys::Element,
+    (knob, values, event): Knob,
+    rounds: usize,
     mut tested: Option<&mut Vec<(bool, f64)>>,
 ) -> (Vec<f64>, Vec<f64>) {
     let (mut frame_ms, mut work_ms) = (Vec::new(), Vec::new());
-    for i in 0..ROUNDS {
-        let value = if i % 2 == 0 { "0.8" } else { "1.1" };
+    for i in 0..rounds {
+        let value = values[i % 2];
         let t = now();
-        set_input(root, "#knob-maxL2Distance", value, "input");
+        set_input(root, &format!("#knob-{knob}"), value, event);
         if tested.is_none() {
             // Not with the significance: draining first would let the page ask for its
             // animation frame before this test does, and its after-paint task (the

@@ -23,8 +23,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 const TRACES: usize = 10_000;
 const CANDIDATES_PER_TRACE: usize = 10;
 const ROUNDS: usize = 21;
-/// Knob moves on the Golden tab with 10,000 cases: each takes seconds (the case table
-/// shows every case), so fewer.
+/// `returnN` moves on the Golden tab with 10,000 cases: each evaluates every case
+/// again, so fewer.
 const GOLDEN_TAB_ROUNDS: usize = 5;
 
 #[wasm_bindgen_test]
@@ -226,17 +226,24 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
     let links = calibration_links(&cases, &analysis);
     let (mut reanalyze_ms, mut evaluate_ms, mut calibrate_ms, mut histogram_ms, mut sort_ms) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut lists_ms = Vec::new();
     let mut linked = 0;
     for i in 0..ROUNDS {
         let settings = Settings {
             max_l2_distance: Some(if i % 2 == 0 { 0.8 } else { 1.1 }),
             ..Settings::default()
         };
-        // What a knob move asks of the core on the Golden tab: the analysis, the
-        // golden report (the rest of the tab), then the panel's calibration.
+        // What a knob move asks of the core on the Golden tab: the analysis, whether
+        // its accepted lists changed (when they did, the golden report, which a
+        // maxL2Distance move does not ask for), then the panel's calibration.
+        let before = analysis.accepted_lists();
         let t = now();
         analysis = analysis.reanalyze(&batch, &settings).unwrap();
         reanalyze_ms.push(now() - t);
+        let t = now();
+        let same = analysis.accepted_lists() == before;
+        lists_ms.push(now() - t);
+        assert!(same, "maxL2Distance changed no accepted list");
         let t = now();
         let report = evaluate_analysis(&cases, &analysis);
         evaluate_ms.push(now() - t);
@@ -262,11 +269,12 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
     let link_ms = now() - t;
     drop((analysis, links, batch));
     console_log!(
-        "bench: calibration core, {} cases ({linked} linked) over {TRACES} traces: calibrate_linked {} (+ histogram {}); golden report (evaluate_analysis) {}; reanalyze {}; linking (once per batch and cases file) {link_ms:.1} ms; a sort of {TRACES} numbers {}",
+        "bench: calibration core, {} cases ({linked} linked) over {TRACES} traces: calibrate_linked {} (+ histogram {}); golden report (evaluate_analysis, when the accepted lists change) {}; accepted lists taken and compared {}; reanalyze {}; linking (once per batch and cases file) {link_ms:.1} ms; a sort of {TRACES} numbers {}",
         cases.cases.len(),
         summary(&calibrate_ms),
         summary(&histogram_ms),
         summary(&evaluate_ms),
+        summary(&lists_ms),
         summary(&reanalyze_ms),
         summary(&sort_ms)
     );
@@ -301,18 +309,21 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
     let frame_interval_ms = frame_interval(ROUNDS).await;
     let idle_ms = idle_frames(ROUNDS).await;
     let mut figures = Vec::new();
-    for (knob, values) in [
-        ("referenceThreshold", ["0.45", "0.55"]),
-        ("maxL2Distance", ["0.8", "1.1"]),
+    // The first two change no accepted list (the report stays, the panel follows);
+    // returnN does, and every case is evaluated again.
+    for (knob, values, event, rounds) in [
+        ("referenceThreshold", ["0.45", "0.55"], "input", ROUNDS),
+        ("maxL2Distance", ["0.8", "1.1"], "input", ROUNDS),
+        ("returnN", ["4", "5"], "change", GOLDEN_TAB_ROUNDS),
     ] {
         let mut frame_ms = Vec::new();
-        for i in 0..GOLDEN_TAB_ROUNDS {
+        for i in 0..rounds {
             let t = now();
-            set_input(&root, &format!("#knob-{knob}"), values[i % 2], "input");
+            set_input(&root, &format!("#knob-{knob}"), values[i % 2], event);
             next_frame().await;
             sleep(0).await;
             frame_ms.push(now() - t);
-            // Each move takes seconds (the case table): let the test runner in.
+            // Let the test runner in.
             sleep(100).await;
         }
         figures.push((knob, frame_ms));

@@ -11,6 +11,7 @@ pub(crate) static PARSES: AtomicUsize = AtomicUsize::new(0);
 pub(crate) static MEMO_ANALYSES: AtomicUsize = AtomicUsize::new(0);
 pub(crate) static LIST_WALKS: AtomicUsize = AtomicUsize::new(0);
 pub(crate) static WORKER_BLOCKS: AtomicUsize = AtomicUsize::new(0);
+pub(crate) static GOLDEN_EVALUATIONS: AtomicUsize = AtomicUsize::new(0);
 static SLICE: AtomicUsize = AtomicUsize::new(SLICE_BYTES);
 static TASK_BUDGET: AtomicU32 = AtomicU32::new(TASK_BUDGET_MS);
 
@@ -31,6 +32,13 @@ pub fn memo_analysis_count() -> usize {
 /// the page started: the tests check that a knob the rows do not depend on walks none.
 pub fn list_walk_count() -> usize {
     LIST_WALKS.load(Ordering::Relaxed)
+}
+
+/// How many golden evaluations (of the Golden tab's cases against any run) the page has
+/// made since it started: the tests check that a knob that changes no accepted list
+/// evaluates none.
+pub fn golden_evaluation_count() -> usize {
+    GOLDEN_EVALUATIONS.load(Ordering::Relaxed)
 }
 
 /// Blocks of files read by the worker so far, over every load (tests check that

@@ -14,6 +14,7 @@ use ragtrace_core::{compare_runs, pair_detail, CompareOptions, Pairing, RunCompa
 use ragtrace_core::{evaluate_analysis, parse_cases};
 use ragtrace_web::format::{number, optional_number};
 use ragtrace_web::samples::{paired_sample, PAIRED_CASES_SOURCE};
+use ragtrace_web::test_hooks::golden_evaluation_count;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -106,6 +107,40 @@ fn assert_shows(root: &web_sys::Element, (pairing, c): (&Pairing, &RunComparison
     );
 }
 
+/// The golden deltas' table, significance included, equals the core's.
+fn assert_golden_shows(root: &web_sys::Element, g: &GoldenComparison) {
+    for (m, metric) in DELTA_METRICS.iter().enumerate() {
+        let s = &g.metrics[m];
+        let row = format!("#compare-metrics tr[data-key=\"{metric}\"]");
+        let col = |name: &str| cell(root, &format!("{row} [data-col=\"{name}\"]"));
+        assert_eq!(col("cases"), s.cases.to_string());
+        assert_eq!(col("mean-a"), optional_number(s.mean_a));
+        assert_eq!(col("mean-b"), optional_number(s.mean_b));
+        assert_eq!(col("delta"), optional_number(s.mean_difference));
+        assert_eq!(
+            col("wtl"),
+            format!("{} / {} / {}", s.wins, s.ties, s.losses)
+        );
+        let t = s.significance.clone().unwrap();
+        assert_eq!(
+            col("perm-p"),
+            format!(
+                "{} ({})",
+                number(t.permutation_p),
+                number(t.permutation_p_holm)
+            )
+        );
+        assert_eq!(
+            col("ci"),
+            format!(
+                "[{}, {}]",
+                optional_number(t.ci_low),
+                optional_number(t.ci_high)
+            )
+        );
+    }
+}
+
 /// Waits (at most a few seconds) until the significance is no longer pending.
 async fn significance_shown(root: &web_sys::Element) {
     for _ in 0..100 {
@@ -141,36 +176,7 @@ async fn the_paired_sample_shows_the_cores_comparison_and_golden_deltas() {
     assert_shows(&root, (&pairing, &c));
     significance_shown(&root).await;
     let g = expected_golden(&a, &b);
-    for (m, metric) in DELTA_METRICS.iter().enumerate() {
-        let s = &g.metrics[m];
-        let row = format!("#compare-metrics tr[data-key=\"{metric}\"]");
-        let col = |name: &str| cell(&root, &format!("{row} [data-col=\"{name}\"]"));
-        assert_eq!(col("cases"), s.cases.to_string());
-        assert_eq!(col("mean-a"), optional_number(s.mean_a));
-        assert_eq!(col("mean-b"), optional_number(s.mean_b));
-        assert_eq!(col("delta"), optional_number(s.mean_difference));
-        assert_eq!(
-            col("wtl"),
-            format!("{} / {} / {}", s.wins, s.ties, s.losses)
-        );
-        let t = s.significance.clone().unwrap();
-        assert_eq!(
-            col("perm-p"),
-            format!(
-                "{} ({})",
-                number(t.permutation_p),
-                number(t.permutation_p_holm)
-            )
-        );
-        assert_eq!(
-            col("ci"),
-            format!(
-                "[{}, {}]",
-                optional_number(t.ci_low),
-                optional_number(t.ci_high)
-            )
-        );
-    }
+    assert_golden_shows(&root, &g);
     let counts = cell(&root, "#compare-golden-counts");
     assert!(
         counts.contains(&format!("regressions {}", g.regressions)),
@@ -219,6 +225,46 @@ async fn a_knob_recomputes_both_runs() {
             optional_number(p.rbo.map(|r| r.ext))
         );
     }
+}
+
+/// The golden deltas follow the accepted lists only: a `maxL2Distance` move (which
+/// moves levels and qualities, not the lists) evaluates neither run again and keeps the
+/// deltas with their significance; a `returnN` move evaluates both and the deltas follow.
+#[wasm_bindgen_test]
+async fn only_a_knob_that_changes_an_accepted_list_evaluates_the_runs_again() {
+    let (root, _app) = open_sample().await;
+    significance_shown(&root).await;
+    let evaluations = golden_evaluation_count();
+    let farther = Settings {
+        max_l2_distance: Some(0.45),
+        ..Settings::default()
+    };
+    let (a, b, _, _) = expected(&farther);
+    let golden = expected_golden(&a, &b);
+    set_input(&root, "#knob-maxL2Distance", "0.45", "input");
+    settle().await;
+    assert_eq!(golden_evaluation_count(), evaluations);
+    assert!(root
+        .query_selector("#compare-metrics .pending")
+        .unwrap()
+        .is_none());
+    assert_golden_shows(&root, &golden);
+
+    let cut = Settings {
+        return_n: Some(1),
+        ..farther
+    };
+    let (a, b, _, _) = expected(&cut);
+    let cut_golden = expected_golden(&a, &b);
+    assert_ne!(
+        cut_golden.metrics[1].mean_b, golden.metrics[1].mean_b,
+        "the knob must move recall"
+    );
+    set_input(&root, "#knob-returnN", "1", "change");
+    settle().await;
+    assert_eq!(golden_evaluation_count(), evaluations + 2);
+    significance_shown(&root).await;
+    assert_golden_shows(&root, &cut_golden);
 }
 
 #[wasm_bindgen_test]

@@ -8,10 +8,11 @@ mod common;
 use common::*;
 use ragtrace_core::parse_documents;
 use ragtrace_core::{analyze, Settings};
-use ragtrace_core::{evaluate_analysis, parse_cases, GoldenLevel, GoldenReport};
+use ragtrace_core::{calibrate, evaluate_analysis, parse_cases, GoldenLevel, GoldenReport};
 use ragtrace_web::components::golden::{SAMPLE_GOLDEN_CASES, SAMPLE_GOLDEN_SOURCE};
 use ragtrace_web::format::number;
 use ragtrace_web::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
+use ragtrace_web::test_hooks::golden_evaluation_count;
 use ragtrace_web::{SAMPLE_DENSE_TRACE, SAMPLE_HYBRID_LEGACY_TRACE, SAMPLE_LOOKUP_RESULTS};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -334,4 +335,65 @@ async fn the_generated_batch_has_cases_of_its_own() {
     assert_shows(&root, &want);
     // Only the one batch: the button did not load it a second time.
     assert_eq!(find_all(&root, ".file-list li").len(), 1);
+}
+
+/// A knob that changes no accepted list (`maxL2Distance`) evaluates no case again: the
+/// report stays what the core gives under it, while the Calibration panel, which reads
+/// the levels, follows the knob. `returnN` changes the lists: one evaluation, and the
+/// report follows.
+#[wasm_bindgen_test]
+async fn only_a_knob_that_changes_an_accepted_list_evaluates_the_cases_again() {
+    let (root, _app) = mount_fresh();
+    settle().await;
+    click(&root, "#tab-golden");
+    settle().await;
+    click(&root, "#golden-generated");
+    settle().await;
+    while root.query_selector("#golden-more").unwrap().is_some() {
+        click(&root, "#golden-more");
+        settle().await;
+    }
+    let docs = vec![(
+        Sample::Generated.file_name().to_owned(),
+        Sample::Generated.text().to_string(),
+    )];
+    let batch = parse_documents(&docs);
+    let cases = parse_cases(GENERATED_CASES_SOURCE, &generated_cases()).unwrap();
+    let under = |settings: &Settings| {
+        let analysis = analyze(&batch, settings, true).unwrap();
+        (
+            evaluate_analysis(&cases, &analysis),
+            calibrate(&cases, &analysis),
+        )
+    };
+    let (report, calibration) = under(&Settings::default());
+    assert_shows(&root, &report);
+
+    let farther = Settings {
+        max_l2_distance: Some(0.45),
+        ..Settings::default()
+    };
+    let (farther_report, farther_calibration) = under(&farther);
+    assert_ne!(
+        farther_calibration.levels, calibration.levels,
+        "the knob must move the levels"
+    );
+    let evaluations = golden_evaluation_count();
+    let levels_shown = text(&root, "#calibration-levels");
+    set_input(&root, "#knob-maxL2Distance", "0.45", "input");
+    settle().await;
+    assert_eq!(golden_evaluation_count(), evaluations);
+    assert_shows(&root, &farther_report);
+    assert_ne!(text(&root, "#calibration-levels"), levels_shown);
+
+    let cut = Settings {
+        return_n: Some(1),
+        ..farther
+    };
+    let (cut_report, _) = under(&cut);
+    assert_ne!(cut_report.summary, farther_report.summary);
+    set_input(&root, "#knob-returnN", "1", "change");
+    settle().await;
+    assert_eq!(golden_evaluation_count(), evaluations + 1);
+    assert_shows(&root, &cut_report);
 }

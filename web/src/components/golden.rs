@@ -239,11 +239,14 @@ fn linked_by(linked: Option<LinkedBy>) -> &'static str {
     }
 }
 
-fn download_report(state: AppState, report: &GoldenReport, markdown: bool) {
+fn download_report(state: AppState, golden: GoldenState, markdown: bool) {
+    let Some(report) = golden.report_to_write(state) else {
+        return;
+    };
     let result = if markdown {
-        browser::download("report.md", "text/markdown", &golden_markdown(report))
+        browser::download("report.md", "text/markdown", &golden_markdown(&report))
     } else {
-        serde_json::to_string_pretty(report)
+        serde_json::to_string_pretty(&report)
             .map_err(|e| e.to_string())
             .and_then(|json| browser::download("report.json", "application/json", &json))
     };
@@ -260,8 +263,6 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
     let golden = expect_context::<GoldenState>();
     let summary = report.summary.clone();
     let levels = summary.levels;
-    let json_report = report.clone();
-    let md_report = report.clone();
     let metrics = [
         ("recall", "mean recall@k", summary.mean_recall),
         ("precision", "mean precision@k", summary.mean_precision),
@@ -298,14 +299,14 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
                     <button
                         type="button"
                         id="golden-download-json"
-                        on:click=move |_| download_report(state, &json_report, false)
+                        on:click=move |_| download_report(state, golden, false)
                     >
                         "Download report.json"
                     </button>
                     <button
                         type="button"
                         id="golden-download-md"
-                        on:click=move |_| download_report(state, &md_report, true)
+                        on:click=move |_| download_report(state, golden, true)
                     >
                         "Download report.md"
                     </button>

@@ -8,14 +8,13 @@
 //! The significance tests are the slow part: they run after the next paint and are
 //! `None` ("pending") until then, so no knob waits for them.
 
-use super::golden::GoldenState;
+use super::golden::{evaluation, GoldenState};
 use super::{AppState, Shared, View};
 use crate::browser::{after_paint, drop_after_paint};
 use crate::samples::{
     paired_sample, PAIRED_CASES_SOURCE, PAIRED_DENSE_SOURCE, PAIRED_HYBRID_SOURCE,
 };
 use leptos::prelude::*;
-use ragtrace_core::evaluate_analysis;
 use ragtrace_core::parse_documents;
 use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{
@@ -244,12 +243,16 @@ impl CompareState {
             compared_runs.set_value(compared.is_some().then_some((a, b)));
             compared
         });
+        // Each run's evaluation is redone only when its accepted lists change, and the
+        // deltas (and after them the significance) only when an evaluation is.
+        let golden_a = evaluation(golden.cases, move || {
+            runs.with(|runs| runs.as_ref().map(|(a, _)| a.clone()))
+        });
+        let golden_b = evaluation(golden.cases, move || {
+            runs.with(|runs| runs.as_ref().map(|(_, b)| b.clone()))
+        });
         let golden_comparison = Memo::new(move |_| {
-            let Some(Ok(cases)) = golden.cases.get() else {
-                return None;
-            };
-            let (a, b) = runs.get()?;
-            let (a, b) = (evaluate_analysis(&cases, &a), evaluate_analysis(&cases, &b));
+            let (a, b) = (golden_a.get()?, golden_b.get()?);
             Some(Shared::new(compare_golden(
                 &case_scores(&a),
                 &case_scores(&b),

@@ -4,8 +4,8 @@
 
 use super::{AppState, Shared};
 use leptos::prelude::*;
-use ragtrace_core::InputError;
 use ragtrace_core::{evaluate_analysis, parse_cases, CaseSet, GoldenLevel, GoldenReport};
+use ragtrace_core::{Analysis, InputError};
 
 /// The source name of cases typed or pasted into the box.
 pub(crate) const PASTED_CASES_SOURCE: &str = "pasted cases";
@@ -30,8 +30,36 @@ pub(crate) struct GoldenState {
     /// ten thousand case rows took seconds to lay out again on every knob move.
     pub shown_cases: RwSignal<usize>,
     pub cases: Memo<ParsedCases>,
-    /// The core's report for the cases under the current analysis.
+    /// The core's report for the cases under the current analysis, evaluated again only
+    /// when the accepted lists change (see [`evaluation`]): its `config` is that of the
+    /// analysis it was evaluated under; [`GoldenState::report_to_write`] gives the
+    /// report with the current one.
     pub report: Memo<Option<Shared<GoldenReport>>>,
+}
+
+/// The golden evaluation of `cases` against the analysis `analysis` returns, evaluated
+/// again only when the cases or the analysis's accepted lists change. The hit levels and
+/// ranking metrics read nothing else, so a move of `maxL2Distance`, `hybridQuality` or
+/// a threshold keeps the report (and everything that reads only it) as it was; what
+/// reads qualities or levels reads the analysis itself.
+pub(crate) fn evaluation(
+    cases: Memo<ParsedCases>,
+    analysis: impl Fn() -> Option<Shared<Analysis>> + Copy + Send + Sync + 'static,
+) -> Memo<Option<Shared<GoldenReport>>> {
+    // Compared by value (the core's `AcceptedLists`): a memo notifies only on a change.
+    let accepted = Memo::new(move |_| analysis().map(|analysis| analysis.accepted_lists()));
+    Memo::new(move |_| {
+        let Some(Ok(cases)) = cases.get() else {
+            return None;
+        };
+        // Read, not only tracked: reading computes `accepted`, which then follows the
+        // analysis (a memo never read has no sources to be told of a change).
+        accepted.with(|_| ());
+        let analysis = untrack(analysis)?;
+        #[cfg(feature = "test-hooks")]
+        crate::test_hooks::GOLDEN_EVALUATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(Shared::new(evaluate_analysis(&cases, &analysis)))
+    })
 }
 
 impl GoldenState {
@@ -47,16 +75,7 @@ impl GoldenState {
                 (!text.trim().is_empty()).then(|| parse_cases(&name, text).map(Shared::new))
             })
         });
-        let report = Memo::new(move |_| {
-            let Some(Ok(cases)) = cases.get() else {
-                return None;
-            };
-            state.analysis.with(|analysis| {
-                analysis
-                    .as_ref()
-                    .map(|analysis| Shared::new(evaluate_analysis(&cases, analysis)))
-            })
-        });
+        let report = evaluation(cases, move || state.analysis.get());
         GoldenState {
             text,
             source,
@@ -65,6 +84,18 @@ impl GoldenState {
             cases,
             report,
         }
+    }
+
+    /// The report as `evaluate_analysis` gives it under the current analysis: `report`
+    /// with the current configuration (the evaluation outlives knob moves that leave
+    /// the accepted lists as they were). What the downloads write.
+    pub(crate) fn report_to_write(&self, state: AppState) -> Option<GoldenReport> {
+        let report = self.report.get_untracked()?;
+        let config = state
+            .analysis
+            .with_untracked(|a| a.as_ref().map(|a| serde_json::to_value(a.config)))?
+            .unwrap_or(serde_json::Value::Null);
+        Some(GoldenReport::clone(&report).with_config(config))
     }
 
     /// Loads a whole cases file (picked file or sample).
