@@ -44,7 +44,10 @@ for dir in "${dirs[@]}"; do
   [ -d "$dir" ] || continue
   for exe in "$dir"/*; do
     name=${exe##*/}
-    [ "$name" = npm ] || [ "$name" = npx ] || [ -e "$no_npm/$name" ] || ln -s "$exe" "$no_npm/$name"
+    # -L as well as -e: a dangling link (e.g. a rustup proxy of a removed tool) was
+    # linked from an earlier folder of PATH and still shadows this one.
+    [ "$name" = npm ] || [ "$name" = npx ] || [ -e "$no_npm/$name" ] || [ -L "$no_npm/$name" ] ||
+      ln -s "$exe" "$no_npm/$name"
   done
 done
 
