@@ -1,6 +1,7 @@
 //! Many runs at once: the randomised Tukey HSD and the bootstrap intervals against an
 //! independent reference, two runs against `compare`, the chunked test against the
 //! whole, invariants, and bad input.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use ragtrace_core::*;
