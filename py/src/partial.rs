@@ -51,18 +51,11 @@ impl Partial {
     /// version or corrupt ones.
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Partial> {
-        let bytes = bytes_of(data)
-            .ok_or_else(|| PyTypeError::new_err("from_bytes: expected bytes or bytearray"))?;
-        py.detach(|| ragtrace_core::Partial::from_bytes(&bytes))
-            .map(|inner| Partial { inner })
-            .map_err(|err| PyValueError::new_err(err.to_string()))
+        decode(py, data, ragtrace_core::Partial::from_bytes).map(|inner| Partial { inner })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let from_bytes = slf.get_type().getattr("from_bytes")?;
-        let bytes = slf.get().to_bytes(py);
-        PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+        reduce(slf, slf.get().to_bytes(slf.py()))
     }
 }
 
@@ -118,6 +111,31 @@ fn feed_lines(
 }
 
 /// The bytes of `bytes` or `bytearray`, else `None`.
+/// `from_bytes` of either class: the bytes read out of `data`, decoded without the GIL.
+fn decode<T, E: std::fmt::Display + Send>(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    from_bytes: impl FnOnce(&[u8]) -> Result<T, E> + Send,
+) -> PyResult<T>
+where
+    T: Send,
+{
+    let bytes = bytes_of(data)
+        .ok_or_else(|| PyTypeError::new_err("from_bytes: expected bytes or bytearray"))?;
+    py.detach(|| from_bytes(&bytes))
+        .map_err(|err| PyValueError::new_err(err.to_string()))
+}
+
+/// Pickling of either class: rebuilt by its `from_bytes` from its `to_bytes`.
+fn reduce<'py, T: pyo3::PyClass>(
+    slf: &Bound<'py, T>,
+    bytes: Bound<'py, PyBytes>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let py = slf.py();
+    let from_bytes = slf.as_any().get_type().getattr("from_bytes")?;
+    PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+}
+
 fn bytes_of(value: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
     if let Ok(bytes) = value.cast::<PyBytes>() {
         return Some(bytes.as_bytes().to_vec());
@@ -234,18 +252,11 @@ impl CaseMatches {
     /// version or corrupt ones.
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<CaseMatches> {
-        let bytes = bytes_of(data)
-            .ok_or_else(|| PyTypeError::new_err("from_bytes: expected bytes or bytearray"))?;
-        py.detach(|| ragtrace_core::CaseMatches::from_bytes(&bytes))
-            .map(|inner| CaseMatches { inner })
-            .map_err(|err| PyValueError::new_err(err.to_string()))
+        decode(py, data, ragtrace_core::CaseMatches::from_bytes).map(|inner| CaseMatches { inner })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let from_bytes = slf.get_type().getattr("from_bytes")?;
-        let bytes = slf.get().to_bytes(py);
-        PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+        reduce(slf, slf.get().to_bytes(slf.py()))
     }
 }
 

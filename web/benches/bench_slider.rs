@@ -254,7 +254,7 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
         top_quality_histogram(&calibration.gate.all, 20);
         histogram_ms.push(now() - t);
         linked = calibration.linked;
-        // For scale: the sort the issue names ("a sort of 10,000 numbers").
+        // For scale: a sort of 10,000 numbers, the cost of re-sorting one column.
         let mut tops: Vec<f64> = analysis
             .traces
             .iter()

@@ -64,12 +64,7 @@ pub struct BaselineError {
 
 impl std::fmt::Display for BaselineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let at = if self.path.is_empty() {
-            "/"
-        } else {
-            &self.path
-        };
-        write!(f, "at {at}: {}", self.message)
+        super::write_at(f, &self.path, &self.message)
     }
 }
 

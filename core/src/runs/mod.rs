@@ -22,6 +22,12 @@ mod report;
 #[cfg(test)]
 mod test_support;
 
+/// How the comparisons' errors read: "at PATH: message", `/` for the whole input.
+fn write_at(f: &mut std::fmt::Formatter<'_>, path: &str, message: &str) -> std::fmt::Result {
+    let at = if path.is_empty() { "/" } else { path };
+    write!(f, "at {at}: {message}")
+}
+
 pub use detail::{pair_detail, AcceptedItem, ConfigDifference, OnlyOneSide, PairDetail};
 pub use golden_delta::{
     add_significance, baseline_scores, case_scores, compare_golden, golden_gate, BaselineError,

@@ -44,12 +44,7 @@ pub struct ManyRunError {
 
 impl std::fmt::Display for ManyRunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let at = if self.path.is_empty() {
-            "/"
-        } else {
-            &self.path
-        };
-        write!(f, "at {at}: {}", self.message)
+        crate::runs::write_at(f, &self.path, &self.message)
     }
 }
 
