@@ -172,6 +172,22 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     );
 }
 
+/// The page as the site styles it, the batch picked as a file, the Golden tab shown.
+async fn golden_tab_with_batch(json: &str) -> (web_sys::HtmlElement, Box<dyn std::any::Any>) {
+    use_site_style();
+    let (root, app) = mount_fresh();
+    settle().await;
+    pick_files(&root, &[("bench.json", json.as_bytes())]);
+    let expected_tab = format!("Batch ({TRACES} traces)");
+    assert!(
+        wait_until(60, || text(&root, ".tabs").contains(&expected_tab)).await,
+        "the batch did not load"
+    );
+    click(&root, "#tab-golden");
+    settle().await;
+    (root, app)
+}
+
 /// One golden case per trace of the generated batch, linked by a `caseId` added to
 /// each trace: the batch with the ids, and the cases file. A case expects the trace's
 /// first, middle or last candidate's document, or one it never retrieved, so every
@@ -280,17 +296,7 @@ async fn calibration_of_10000_cases_when_a_knob_moves() {
     );
 
     // The page: the batch as a file, the cases as a file, the Golden tab shown.
-    use_site_style();
-    let (root, _app) = mount_fresh();
-    settle().await;
-    pick_files(&root, &[("bench.json", json.as_bytes())]);
-    let expected_tab = format!("Batch ({TRACES} traces)");
-    assert!(
-        wait_until(60, || text(&root, ".tabs").contains(&expected_tab)).await,
-        "the batch did not load"
-    );
-    click(&root, "#tab-golden");
-    settle().await;
+    let (root, _app) = golden_tab_with_batch(&json).await;
     let area: web_sys::HtmlTextAreaElement = find(&root, "#golden-input").unchecked_into();
     let t = now();
     area.set_value(&cases_json);
@@ -397,17 +403,7 @@ async fn why_missed_of_10000_cases_when_a_knob_moves() {
         core_summary.changes.len()
     );
 
-    use_site_style();
-    let (root, _app) = mount_fresh();
-    settle().await;
-    pick_files(&root, &[("bench.json", json.as_bytes())]);
-    let expected_tab = format!("Batch ({TRACES} traces)");
-    assert!(
-        wait_until(60, || text(&root, ".tabs").contains(&expected_tab)).await,
-        "the batch did not load"
-    );
-    click(&root, "#tab-golden");
-    settle().await;
+    let (root, _app) = golden_tab_with_batch(&json).await;
     let area: web_sys::HtmlTextAreaElement = find(&root, "#golden-input").unchecked_into();
     area.set_value(&cases_json);
     fire(&area, "input");
