@@ -35,7 +35,7 @@ struct Memos {
 
 fn memos(state: AppState, golden: GoldenState) -> Memos {
     let links = Memo::new(move |previous: Option<&Option<Linked>>| {
-        let Some(Ok(cases)) = golden.cases.get() else {
+        let Some(Ok(cases)) = golden.cases().get() else {
             return None;
         };
         let batch = state.analysed_batch.get();
@@ -51,7 +51,7 @@ fn memos(state: AppState, golden: GoldenState) -> Memos {
     });
     let current = Memo::new(move |_| {
         let (_, cases, links) = links.get()?;
-        let report = golden.report.get()?;
+        let report = golden.report().get()?;
         state.analysis.with(|analysis| {
             let analysis = analysis.as_ref()?;
             Some(Shared::new(calibrate_linked(
@@ -60,7 +60,7 @@ fn memos(state: AppState, golden: GoldenState) -> Memos {
         })
     });
     let baseline = Memo::new(move |_| {
-        let Some(Ok(cases)) = golden.cases.get() else {
+        let Some(Ok(cases)) = golden.cases().get() else {
             return None;
         };
         let analysis = state.baseline_analysis.get()?.ok()?;

@@ -46,7 +46,7 @@ pub fn GoldenView() -> impl IntoView {
             <CasesErrors/>
             {move || {
                 golden
-                    .report
+                    .report()
                     .get()
                     .map(|report| view! { <GoldenResults report=report/> })
             }}
@@ -61,7 +61,7 @@ fn WhyMissed() -> impl IntoView {
     let golden = expect_context::<GoldenState>();
     // Outside the report's closure: the panel stays open across knob moves.
     view! {
-        <Show when=move || golden.report.with(Option::is_some)>
+        <Show when=move || golden.report().with(Option::is_some)>
             <WhyMissedSection/>
         </Show>
     }
@@ -72,7 +72,7 @@ fn CalibrationSection() -> impl IntoView {
     let golden = expect_context::<GoldenState>();
     // Outside the report's closure: the panel keeps its links across knob moves.
     view! {
-        <Show when=move || golden.report.with(Option::is_some)>
+        <Show when=move || golden.report().with(Option::is_some)>
             <CalibrationPanel/>
         </Show>
     }
@@ -96,7 +96,7 @@ fn GoldenInput() -> impl IntoView {
         }
     };
     let case_count = move || {
-        golden.cases.with(|c| match c {
+        golden.cases().with(|c| match c {
             Some(Ok(cases)) => Some(cases.cases.len()),
             _ => None,
         })
@@ -200,7 +200,7 @@ fn GoldenInput() -> impl IntoView {
 fn CasesErrors() -> impl IntoView {
     let golden = expect_context::<GoldenState>();
     let errors = Memo::new(move |_| {
-        golden.cases.with(|c| match c {
+        golden.cases().with(|c| match c {
             Some(Err(errors)) => errors.clone(),
             _ => Vec::new(),
         })

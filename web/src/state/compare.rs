@@ -245,10 +245,10 @@ impl CompareState {
         });
         // Each run's evaluation is redone only when its accepted lists change, and the
         // deltas (and after them the significance) only when an evaluation is.
-        let golden_a = evaluation(golden.cases, move || {
+        let golden_a = evaluation(golden.cases(), move || {
             runs.with(|runs| runs.as_ref().map(|(a, _)| a.clone()))
         });
-        let golden_b = evaluation(golden.cases, move || {
+        let golden_b = evaluation(golden.cases(), move || {
             runs.with(|runs| runs.as_ref().map(|(_, b)| b.clone()))
         });
         let golden_comparison = Memo::new(move |_| {

@@ -176,7 +176,7 @@ type WhyInput = (Shared<CaseSet>, Shared<Analysis>, Settings);
 /// `None` ("pending") while the one computed is of older input.
 pub(crate) fn why_missed(state: AppState, golden: GoldenState) -> Signal<Option<CasesExplained>> {
     let input = Memo::new(move |_| -> Option<(Shared<CaseSet>, Shared<Analysis>)> {
-        let Some(Ok(cases)) = golden.cases.get() else {
+        let Some(Ok(cases)) = golden.cases().get() else {
             return None;
         };
         Some((cases, state.computed.get().ok()?))

@@ -29,12 +29,20 @@ pub(crate) struct GoldenState {
     /// How many rows of the case table are shown. The table grows a page at a time:
     /// ten thousand case rows took seconds to lay out again on every knob move.
     pub shown_cases: RwSignal<usize>,
-    pub cases: Memo<ParsedCases>,
-    /// The core's report for the cases under the current analysis, evaluated again only
-    /// when the accepted lists change (see [`evaluation`]): its `config` is that of the
-    /// analysis it was evaluated under; [`GoldenState::report_to_write`] gives the
-    /// report with the current one.
-    pub report: Memo<Option<Shared<GoldenReport>>>,
+    /// The parsed cases and their report, made the first time a tab reads them: only
+    /// the lazily loaded tabs do, so the parser and the evaluation stay out of the
+    /// first load.
+    memos: StoredValue<Option<GoldenMemos>>,
+    /// The shell's owner: the memos live as long as the page, not as the first tab
+    /// that read them.
+    owner: StoredValue<Option<Owner>>,
+    state: AppState,
+}
+
+#[derive(Clone, Copy)]
+struct GoldenMemos {
+    cases: Memo<ParsedCases>,
+    report: Memo<Option<Shared<GoldenReport>>>,
 }
 
 /// The golden evaluation of `cases` against the analysis `analysis` returns, evaluated
@@ -67,30 +75,58 @@ impl GoldenState {
     pub(crate) fn new(state: AppState, restored: Option<(String, String)>) -> Self {
         let (name, text) =
             restored.unwrap_or_else(|| (PASTED_CASES_SOURCE.to_owned(), String::new()));
-        let text = RwSignal::new(text);
-        let source = RwSignal::new(name);
-        let cases = Memo::new(move |_| {
-            let name = source.get();
-            text.with(|text| {
-                (!text.trim().is_empty()).then(|| parse_cases(&name, text).map(Shared::new))
-            })
-        });
-        let report = evaluation(cases, move || state.analysis.get());
         GoldenState {
-            text,
-            source,
+            text: RwSignal::new(text),
+            source: RwSignal::new(name),
             filter: RwSignal::new(None),
             shown_cases: RwSignal::new(CASE_PAGE),
-            cases,
-            report,
+            memos: StoredValue::new(None),
+            owner: StoredValue::new(Owner::current()),
+            state,
         }
+    }
+
+    fn memos(&self) -> GoldenMemos {
+        if let Some(memos) = self.memos.get_value() {
+            return memos;
+        }
+        let (text, source, state) = (self.text, self.source, self.state);
+        let create = move || {
+            let cases = Memo::new(move |_| {
+                let name = source.get();
+                text.with(|text| {
+                    (!text.trim().is_empty()).then(|| parse_cases(&name, text).map(Shared::new))
+                })
+            });
+            let report = evaluation(cases, move || state.analysis.get());
+            GoldenMemos { cases, report }
+        };
+        let memos = match self.owner.get_value() {
+            Some(owner) => owner.with(create),
+            None => create(),
+        };
+        self.memos.set_value(Some(memos));
+        memos
+    }
+
+    /// The cases file as the core read it.
+    pub(crate) fn cases(&self) -> Memo<ParsedCases> {
+        self.memos().cases
+    }
+
+    /// The core's report for the cases under the current analysis, evaluated again only
+    /// when the accepted lists change (see [`evaluation`]): its `config` is that of the
+    /// analysis it was evaluated under; [`GoldenState::report_to_write`] gives the
+    /// report with the current one.
+    pub(crate) fn report(&self) -> Memo<Option<Shared<GoldenReport>>> {
+        self.memos().report
     }
 
     /// The report as `evaluate_analysis` gives it under the current analysis: `report`
     /// with the current configuration (the evaluation outlives knob moves that leave
     /// the accepted lists as they were). What the downloads write.
     pub(crate) fn report_to_write(&self, state: AppState) -> Option<GoldenReport> {
-        let report = self.report.get_untracked()?;
+        let report = self.report().get_untracked()?;
         let config = state
             .analysis
             .with_untracked(|a| a.as_ref().map(|a| serde_json::to_value(a.config)))?
