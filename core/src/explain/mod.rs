@@ -260,8 +260,9 @@ pub(crate) struct Work {
     pub(crate) scratch: Scratch,
     pub(crate) per_doc: Vec<usize>,
     /// Scratch of a trace's candidates' entries: per document slot its first
-    /// candidate, per candidate its docId, one entry's changes.
+    /// candidate, per candidate its input index and docId, one entry's changes.
     pub(crate) first_of_doc: Vec<usize>,
+    pub(crate) input_indices: Vec<Option<usize>>,
     pub(crate) doc_ids: Vec<Option<Arc<str>>>,
     pub(crate) changes: Vec<SetIf>,
     /// Duplicates' reasons, each written once (see `trace::candidates`).

@@ -94,26 +94,35 @@ fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> Vec<Candid
     let hot = t.trace.hot();
     let Work {
         first_of_doc,
+        input_indices,
         doc_ids,
         reasons,
         changes,
         ..
     } = work;
-    // Each entry's docId is cloned before any entry is written, and every entry of a
-    // document shares its first candidate's `Arc`. Cloning an `Arc` is an atomic write,
-    // which waits for every write before it: among the entries' writes (to memory not
-    // yet in cache) each clone stalled, and in a large batch each candidate's own count
-    // is a cache miss besides. The plain reads first fetch the documents' counts at once.
+    // In a large batch every candidate read is a cache miss: what the entries read of
+    // their candidates is read first, in short loops that have many misses in flight,
+    // where the loop that builds the entries would wait for each. Every entry of a
+    // document shares its first candidate's docId `Arc`, cloned before any entry is
+    // written: a clone writes the count atomically, which waits for every write before
+    // it, and the entries are written to memory not yet in cache.
     first_of_doc.clear();
     first_of_doc.resize(t.trace.doc_count(), usize::MAX);
     for h in hot {
         if let Some(first) = first_of_doc.get_mut(h.doc_slot) {
             if *first == usize::MAX {
                 *first = h.index;
-                if let Some(c) = candidates.get(h.index) {
-                    std::hint::black_box(c.doc_id.as_bytes().first().copied());
-                }
             }
+        }
+    }
+    input_indices.clear();
+    input_indices.extend(
+        hot.iter()
+            .map(|h| candidates.get(h.index).map(|c| c.input_index)),
+    );
+    for &first in first_of_doc.iter() {
+        if let Some(c) = candidates.get(first) {
+            std::hint::black_box(c.doc_id.as_bytes().first().copied());
         }
     }
     doc_ids.clear();
@@ -212,7 +221,11 @@ fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> Vec<Candid
                 _ => (changes.to_vec(), Vec::new()),
             };
             CandidateExplanation {
-                index: candidate.input_index,
+                index: input_indices
+                    .get(j)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(candidate.input_index),
                 doc_id: doc_ids
                     .get_mut(j)
                     .and_then(Option::take)
