@@ -233,6 +233,27 @@ impl TraceAnalysis {
             .filter_map(|d| self.block_of(d))
     }
 
+    /// Each block's candidate and status, as [`TraceAnalysis::blocks`] yields them,
+    /// without building the blocks (each computes its quality).
+    pub(crate) fn decided_candidates(&self) -> impl Iterator<Item = (&Candidate, Status)> + '_ {
+        self.decided
+            .iter()
+            .filter_map(|d| Some((self.trace.candidates().get(d.index)?, d.status)))
+    }
+
+    /// `self.block(at)?.status_reason()`, without building the block.
+    pub(crate) fn status_reason_at(&self, at: usize) -> Option<StatusReason> {
+        let d = self.decided.get(at)?;
+        let c = self.trace.candidates().get(d.index)?;
+        Some(status_reason(
+            c,
+            d.status,
+            d.accepted_rank.map(NonZeroUsize::get),
+            self.config.max_chunks_per_document,
+            self.config.return_n,
+        ))
+    }
+
     /// The indices (into the trace's candidates) of the accepted blocks' candidates, in
     /// `acceptedRank` order: what a run comparison reads of
     /// [`TraceAnalysis::accepted_blocks`], without building the blocks or reading the
@@ -406,33 +427,48 @@ impl Block<'_> {
 
     /// E.g. `duplicate of rank 1`, `kb-redis already has 2 blocks`, `beyond return-n (4)`.
     pub fn status_reason(&self) -> StatusReason {
-        let c = self.candidate;
-        match self.status {
-            Status::Accepted => StatusReason::Accepted {
-                accepted_rank: self.accepted_rank.unwrap_or(0),
-            },
-            Status::Duplicate => StatusReason::Duplicate {
-                of_rank: c.duplicate_of_rank.unwrap_or(0),
-            },
-            Status::DocCap => StatusReason::DocCap {
-                doc_id: c.doc_id.clone(),
-                cap: self.max_chunks_per_document,
-            },
-            Status::ReturnN => StatusReason::ReturnN {
-                return_n: self.return_n,
-            },
-            Status::Invalid => StatusReason::Invalid {
-                rank: match &c.rank {
-                    Rank::Invalid(text) => text.clone(),
-                    _ => Arc::from("?"),
-                },
-            },
-        }
+        status_reason(
+            self.candidate,
+            self.status,
+            self.accepted_rank,
+            self.max_chunks_per_document,
+            self.return_n,
+        )
     }
 
     /// The rank was absent and the array position was used.
     pub fn rank_from_position(&self) -> bool {
         matches!(self.candidate.rank, Rank::Position(_))
+    }
+}
+
+/// [`Block::status_reason`] from what it reads, for a caller that has the candidate and
+/// its decision but no block (building one computes the quality).
+pub(crate) fn status_reason(
+    c: &Candidate,
+    status: Status,
+    accepted_rank: Option<usize>,
+    max_chunks_per_document: usize,
+    return_n: usize,
+) -> StatusReason {
+    match status {
+        Status::Accepted => StatusReason::Accepted {
+            accepted_rank: accepted_rank.unwrap_or(0),
+        },
+        Status::Duplicate => StatusReason::Duplicate {
+            of_rank: c.duplicate_of_rank.unwrap_or(0),
+        },
+        Status::DocCap => StatusReason::DocCap {
+            doc_id: c.doc_id.clone(),
+            cap: max_chunks_per_document,
+        },
+        Status::ReturnN => StatusReason::ReturnN { return_n },
+        Status::Invalid => StatusReason::Invalid {
+            rank: match &c.rank {
+                Rank::Invalid(text) => text.clone(),
+                _ => Arc::from("?"),
+            },
+        },
     }
 }
 

@@ -54,6 +54,11 @@ pub(crate) struct Summariser<'a> {
     cases_of: Vec<Vec<usize>>,
     /// Per change, the positions of the cases it recovers (listed in the cases' order).
     recovered_at: Vec<Vec<usize>>,
+    /// The current trace's evaluated hits: per linked case and accepted list (its
+    /// [`Tables::list_key`]), the hit level and whether an expected document is found.
+    /// Many changes accept the same list of a trace (every `returnN` past its last
+    /// block, say), and the evaluation reads only that list.
+    hits: Vec<(usize, (usize, usize), GoldenLevel, bool)>,
 }
 
 impl<'a> Summariser<'a> {
@@ -113,6 +118,7 @@ impl<'a> Summariser<'a> {
             impacts,
             cases_of,
             recovered_at,
+            hits: Vec::new(),
         }
     }
 
@@ -126,6 +132,8 @@ impl<'a> Summariser<'a> {
     ) {
         let (cases, golden_cases, global) = (self.cases, self.golden_cases, self.global);
         let linked = self.cases_of.get(i).map(Vec::as_slice).unwrap_or_default();
+        let hits = &mut self.hits;
+        hits.clear();
         let per_change = self
             .changes
             .iter()
@@ -166,12 +174,21 @@ impl<'a> Summariser<'a> {
                         .iter()
                         .any(|&j| table.accepts(j, cap, return_n))
                 } else {
-                    let after = reanalyze_trace(t, settings, changed_global, scratch);
-                    let report = evaluate(golden_case, Some((&after, by)), global.return_n);
-                    if hit_rank(report.level) > hit_rank(case.explanation.hit) {
+                    let key = table.list_key(cap, return_n);
+                    let known = hits
+                        .iter()
+                        .find(|&&(case_at, list, _, _)| case_at == at && list == key)
+                        .map(|&(_, _, level, doc_hit)| (level, doc_hit));
+                    let (level, doc_hit) = known.unwrap_or_else(|| {
+                        let after = reanalyze_trace(t, settings, changed_global, scratch);
+                        let report = evaluate(golden_case, Some((&after, by)), global.return_n);
+                        hits.push((at, key, report.level, report.doc_hit));
+                        (report.level, report.doc_hit)
+                    });
+                    if hit_rank(level) > hit_rank(case.explanation.hit) {
                         impact.hit_level_drops += 1;
                     }
-                    report.doc_hit
+                    doc_hit
                 };
                 if case.explanation.cause != Cause::Found && found {
                     recovered.push(at);

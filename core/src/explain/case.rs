@@ -151,10 +151,10 @@ fn explain_linked(
     }
     // The candidates of an expected document, in processing order.
     let expected: Vec<(usize, usize, Status)> = t
-        .blocks()
+        .decided_candidates()
         .enumerate()
-        .filter(|(_, b)| report.expected_doc_ids.iter().any(|d| **d == *b.doc_id))
-        .map(|(j, b)| (j, b.candidate.input_index, b.status))
+        .filter(|(_, (c, _))| report.expected_doc_ids.iter().any(|d| **d == *c.doc_id))
+        .map(|(j, (c, status))| (j, c.input_index, status))
         .collect();
     expected_positions.extend(expected.iter().map(|&(j, _, _)| j));
     let Some(&(_, first_index, first_status)) = expected.first() else {

@@ -259,6 +259,14 @@ pub fn explain_one(index: usize, t: &TraceAnalysis, settings: &Settings) -> Trac
 pub(crate) struct Work {
     pub(crate) scratch: Scratch,
     pub(crate) per_doc: Vec<usize>,
+    /// Scratch of a trace's candidates' entries: per document slot its first
+    /// candidate, per candidate its input index and docId, one entry's changes.
+    pub(crate) first_of_doc: Vec<usize>,
+    pub(crate) input_indices: Vec<Option<usize>>,
+    pub(crate) doc_ids: Vec<Option<Arc<str>>>,
+    pub(crate) changes: Vec<SetIf>,
+    /// Duplicates' reasons, each written once (see `trace::candidates`).
+    pub(crate) reasons: Vec<(crate::pipeline::StatusReason, String)>,
     /// One trace's tables at a time (see [`tables::Tables::fill`]).
     pub(crate) tables: tables::Tables,
 }

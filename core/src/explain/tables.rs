@@ -1,7 +1,8 @@
 //! What `returnN` and `maxChunksPerDocument` do to one trace, for every value at once,
 //! read off the pipeline's own decisions.
 //!
-//! Two facts of contract section 3.3 make this exact with a few passes:
+//! Three facts of contract section 3.3 make this exact with two passes of the pipeline
+//! (one under the configuration, one with no limits):
 //!
 //! - Under a fixed cap, the blocks accepted with `returnN = R` are the first `R` of
 //!   those accepted with no `returnN` limit: the walk is the same until `R` blocks are
@@ -10,6 +11,10 @@
 //!   that pass) and, per `returnN`, the accepted list and its top quality.
 //! - A cap of `m` or more, where `m` is the most blocks one document gets with no cap
 //!   at all, decides as no cap does. So the caps `1 ..= m` are every behaviour there is.
+//! - Under a cap of `c` (and no `returnN` limit) a document's blocks are accepted in the
+//!   walk's order until `c` of them are: the blocks accepted are those the walk with no
+//!   limit at all accepts as one of the first `c` of their document, in its order. So
+//!   one walk with no limits decides every cap.
 //!
 //! Nothing here is monotone in the cap: a larger cap can push a candidate past `returnN`
 //! (its document's extra blocks take the places), which is why every cap is decided.
@@ -49,9 +54,11 @@ pub(crate) struct Tables {
     /// `common[cap - 1]`: how many accepted blocks the walks under `cap` and under the
     /// current cap (both with no `returnN` limit) share before they first differ.
     common: Vec<usize>,
-    /// Scratch of [`Tables::fill`]: blocks per document and acceptance with no cap.
+    /// Scratch of [`Tables::fill`]: blocks per document with no cap, and per candidate
+    /// in processing order how many of its document's blocks that walk accepted before
+    /// it (`usize::MAX`: not accepted).
     per_doc_count: Vec<usize>,
-    uncapped: Vec<u32>,
+    occurrence: Vec<usize>,
 }
 
 impl Tables {
@@ -80,7 +87,8 @@ impl Tables {
             quality.push(quality_of(h, n, config).score);
             status.push(decision.status);
         });
-        // No cap: how many blocks each document gets, hence the saturating cap.
+        // No cap: each candidate the walk accepts, with how many blocks of its document
+        // were accepted before it (its occurrence), hence the saturating cap.
         let unlimited = Config {
             return_n: usize::MAX,
             max_chunks_per_document: usize::MAX,
@@ -88,15 +96,22 @@ impl Tables {
         };
         self.per_doc_count.clear();
         self.per_doc_count.resize(trace.doc_count(), 0);
-        self.uncapped.clear();
-        let (per_doc_count, uncapped) = (&mut self.per_doc_count, &mut self.uncapped);
+        self.occurrence.clear();
+        let (per_doc_count, occurrence) = (&mut self.per_doc_count, &mut self.occurrence);
         decide_hot(trace, &unlimited, per_doc, |h, decision| {
-            uncapped.push(decision.accepted_rank.unwrap_or(0) as u32);
-            if decision.status == Status::Accepted {
-                if let Some(count) = per_doc_count.get_mut(h.doc_slot) {
-                    *count += 1;
+            let at = if decision.status == Status::Accepted {
+                match per_doc_count.get_mut(h.doc_slot) {
+                    Some(count) => {
+                        *count += 1;
+                        *count - 1
+                    }
+                    // The walk holds nothing for a slot it has no room for.
+                    None => 0,
                 }
-            }
+            } else {
+                usize::MAX
+            };
+            occurrence.push(at);
         });
         self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
         let m = self.saturating_cap;
@@ -106,27 +121,32 @@ impl Tables {
         self.best.resize(m * positions, 0.0);
         self.totals.clear();
         self.totals.resize(m, 0);
-        for cap in 1..m {
-            let capped = Config {
-                max_chunks_per_document: cap,
-                ..unlimited
-            };
-            let row = (cap - 1) * positions;
-            let mut j = 0;
-            let accepted = &mut self.accepted;
-            decide_hot(trace, &capped, per_doc, |_, decision| {
-                if let Some(slot) = accepted.get_mut(row + j) {
-                    *slot = decision.accepted_rank.unwrap_or(0) as u32;
-                }
-                j += 1;
-            });
-        }
-        let row = (m - 1) * positions;
-        if let Some(last) = self.accepted.get_mut(row..row + positions) {
-            last.copy_from_slice(&self.uncapped);
-        }
+        // Every cap from the one walk with no limits (the module's third fact): under
+        // `cap`, the candidates accepted with an occurrence below it, in order.
         for cap in 1..=m {
-            self.fill_best(cap);
+            let row = (cap - 1) * positions;
+            let (Some(accepted), Some(best)) = (
+                self.accepted.get_mut(row..row + positions),
+                self.best.get_mut(row..row + positions),
+            ) else {
+                continue;
+            };
+            let mut total = 0usize;
+            let mut top = 0.0f64;
+            for ((slot, &at), &q) in accepted.iter_mut().zip(&self.occurrence).zip(&self.quality) {
+                if at >= cap {
+                    continue;
+                }
+                total += 1;
+                *slot = total as u32;
+                top = if total >= 2 { top.max(q) } else { q };
+                if let Some(b) = best.get_mut(total - 1) {
+                    *b = top;
+                }
+            }
+            if let Some(slot) = self.totals.get_mut(cap - 1) {
+                *slot = total;
+            }
         }
         self.fill_common();
         let current = self.cap.clamp(1, m);
@@ -163,31 +183,6 @@ impl Tables {
                 .filter(|(a, _)| **a > 0)
                 .count();
             self.common.push(shared);
-        }
-    }
-
-    fn fill_best(&mut self, cap: usize) {
-        let row = self.row(cap);
-        let mut total = 0usize;
-        for j in 0..self.positions {
-            let at = self.accepted.get(row + j).copied().unwrap_or(0) as usize;
-            if at == 0 {
-                continue;
-            }
-            let q = self.quality.get(j).copied().unwrap_or(0.0);
-            // Accepted positions come in order 1, 2, ... along the walk.
-            let best = if at >= 2 {
-                self.best.get(row + at - 2).copied().unwrap_or(q).max(q)
-            } else {
-                q
-            };
-            if let Some(slot) = self.best.get_mut(row + at - 1) {
-                *slot = best;
-            }
-            total = total.max(at);
-        }
-        if let Some(slot) = self.totals.get_mut(cap.clamp(1, self.saturating_cap) - 1) {
-            *slot = total;
         }
     }
 
@@ -231,6 +226,16 @@ impl Tables {
         (count > 0)
             .then(|| self.best.get(self.row(cap) + count - 1).copied())
             .flatten()
+    }
+
+    /// What names the list accepted under `cap` and `return_n`: the caps that decide
+    /// alike as one class, and the list's length. Settings with the same key accept the
+    /// very same blocks in the same order (the first blocks of the same walk).
+    pub(crate) fn list_key(&self, cap: usize, return_n: usize) -> (usize, usize) {
+        (
+            cap.clamp(1, self.saturating_cap),
+            self.accepted_count(cap, return_n),
+        )
     }
 
     /// Whether `cap` and `return_n` accept the very list the current settings do.

@@ -8,7 +8,7 @@ use crate::config::{Config, HybridQuality, SettingKey, SettingValue, Settings};
 use crate::input::Hot;
 use crate::label::CanonicalLabel;
 use crate::outcome::{outcome, Level};
-use crate::pipeline::Status;
+use crate::pipeline::{Status, StatusReason};
 use crate::quality::QualityBasis;
 use crate::trace_analysis::{quality_of, reanalyze_trace, TraceAnalysis};
 use std::borrow::Cow;
@@ -34,10 +34,11 @@ pub(crate) fn explain_with(
     tables: &Tables,
     work: &mut Work,
 ) -> TraceExplanation {
-    let candidates = candidates(t, tables);
+    let candidates = candidates(t, tables, work);
     let levels = Levels { t, tables, user };
-    let level_if = levels.level_if(work);
-    let low_quality_if = levels.low_quality_if(work);
+    let hybrid = levels.hybrid_runs(work);
+    let level_if = levels.level_if(&hybrid, work);
+    let low_quality_if = levels.low_quality_if(&hybrid, work);
     let reason = level_if.is_empty().then(|| {
         if tables.accepted_count(tables.cap, tables.return_n) == 0 {
             "no candidate can be accepted (none has a valid rank): no setting changes this"
@@ -87,13 +88,53 @@ pub(crate) fn least_pairs(
     pairs
 }
 
-fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
+fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> Vec<CandidateExplanation> {
     let (cap, return_n) = (tables.cap, tables.return_n);
     let candidates = t.trace.candidates();
+    let hot = t.trace.hot();
+    let Work {
+        first_of_doc,
+        input_indices,
+        doc_ids,
+        reasons,
+        changes,
+        ..
+    } = work;
+    // In a large batch every candidate read is a cache miss: what the entries read of
+    // their candidates is read first, in short loops that have many misses in flight,
+    // where the loop that builds the entries would wait for each. Every entry of a
+    // document shares its first candidate's docId `Arc`, cloned before any entry is
+    // written: a clone writes the count atomically, which waits for every write before
+    // it, and the entries are written to memory not yet in cache.
+    first_of_doc.clear();
+    first_of_doc.resize(t.trace.doc_count(), usize::MAX);
+    for h in hot {
+        if let Some(first) = first_of_doc.get_mut(h.doc_slot) {
+            if *first == usize::MAX {
+                *first = h.index;
+            }
+        }
+    }
+    input_indices.clear();
+    input_indices.extend(
+        hot.iter()
+            .map(|h| candidates.get(h.index).map(|c| c.input_index)),
+    );
+    for &first in first_of_doc.iter() {
+        if let Some(c) = candidates.get(first) {
+            std::hint::black_box(c.doc_id.as_bytes().first().copied());
+        }
+    }
+    doc_ids.clear();
+    doc_ids.extend(hot.iter().map(|h| {
+        let first = first_of_doc
+            .get(h.doc_slot)
+            .and_then(|&first| candidates.get(first));
+        first.or(candidates.get(h.index)).map(|c| c.doc_id.clone())
+    }));
     // Sized once: growing it would free the smaller buffers as it goes, and the
     // allocator then merges them again on the next large request.
-    let mut out = Vec::with_capacity(t.trace.hot().len());
-    let mut changes: Vec<SetIf> = Vec::new();
+    let mut out = Vec::with_capacity(hot.len());
     // The hot entries, not the blocks: a block computes its quality again when built.
     let explained = t
         .trace
@@ -114,12 +155,28 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
                     } else {
                         "a candidate with an invalid rank is never accepted"
                     };
-                    Some(Cow::Owned(match t.block(j) {
-                        Some(b) => {
-                            format!("{}: {why}, so no setting changes this", b.status_reason())
+                    let status_reason = t.status_reason_at(j);
+                    // A duplicate's sentence names only the rank it repeats: written once
+                    // per rank, then copied.
+                    let known = match &status_reason {
+                        Some(reason @ StatusReason::Duplicate { .. }) => reasons
+                            .iter()
+                            .find(|(r, _)| r == reason)
+                            .map(|(_, text)| text.clone()),
+                        _ => None,
+                    };
+                    Some(Cow::Owned(known.unwrap_or_else(|| {
+                        let text = match &status_reason {
+                            Some(reason) => {
+                                format!("{reason}: {why}, so no setting changes this")
+                            }
+                            None => format!(": {why}, so no setting changes this"),
+                        };
+                        if let Some(reason @ StatusReason::Duplicate { .. }) = status_reason {
+                            reasons.push((reason, text.clone()));
                         }
-                        None => format!(": {why}, so no setting changes this"),
-                    }))
+                        text
+                    })))
                 }
                 Status::Accepted => {
                     if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
@@ -164,8 +221,15 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
                 _ => (changes.to_vec(), Vec::new()),
             };
             CandidateExplanation {
-                index: candidate.input_index,
-                doc_id: candidate.doc_id.clone(),
+                index: input_indices
+                    .get(j)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(candidate.input_index),
+                doc_id: doc_ids
+                    .get_mut(j)
+                    .and_then(Option::take)
+                    .unwrap_or_else(|| candidate.doc_id.clone()),
                 status,
                 accepted_if,
                 dropped_if,
@@ -174,6 +238,13 @@ fn candidates(t: &TraceAnalysis, tables: &Tables) -> Vec<CandidateExplanation> {
         });
     out.extend(explained);
     out
+}
+
+/// A `hybridQuality` change and the level and `lowQuality` the pipeline then gives
+/// (`None`: the change makes the configuration invalid).
+struct HybridRun {
+    change: Change,
+    after: Option<(Level, bool)>,
 }
 
 /// Which way a change moves the level.
@@ -244,7 +315,7 @@ impl Levels<'_> {
 
     /// Per setting, the nearest change that raises the level and the nearest that
     /// lowers it.
-    fn level_if(&self, work: &mut Work) -> Vec<LevelIf> {
+    fn level_if(&self, hybrid: &[HybridRun], work: &mut Work) -> Vec<LevelIf> {
         let mut out = Vec::new();
         for direction in [Direction::Up, Direction::Down] {
             self.distance_level(direction, work, &mut out);
@@ -258,7 +329,7 @@ impl Levels<'_> {
                 let level = self.level_at(tables.top_quality(c, tables.return_n));
                 self.better(level, direction)
             };
-            for c in tables.nearest_caps(moved).collect::<Vec<_>>() {
+            for c in tables.nearest_caps(moved) {
                 out.push(LevelIf {
                     set: Change::max_chunks(c),
                     level: self.level_at(tables.top_quality(c, tables.return_n)),
@@ -268,12 +339,12 @@ impl Levels<'_> {
         for direction in [Direction::Up, Direction::Down] {
             self.threshold_level(direction, work, &mut out);
         }
-        for change in self.hybrid_quality_changes() {
-            if let Some(after) = self.run(&change, work) {
-                if after.relevance_level != self.t.relevance_level {
+        for run in hybrid {
+            if let Some((level, _)) = run.after {
+                if level != self.t.relevance_level {
                     out.push(LevelIf {
-                        set: change,
-                        level: after.relevance_level,
+                        set: run.change,
+                        level,
                     });
                 }
             }
@@ -429,25 +500,34 @@ impl Levels<'_> {
 
     /// The other `hybridQuality` values, when some hybrid candidate carries a
     /// `denseDistance` (else every value gives the same qualities).
-    fn hybrid_quality_changes(&self) -> Vec<Change> {
+    fn hybrid_quality_changes(&self) -> impl Iterator<Item = Change> + '_ {
         let reads_dense = self
             .t
             .trace
             .hot()
             .iter()
             .any(|h| h.label == Some(CanonicalLabel::Hybrid) && h.dense_distance().is_some());
-        if !reads_dense {
-            return Vec::new();
-        }
         HybridQuality::ALL
             .into_iter()
-            .filter(|&h| h != self.t.config.hybrid_quality)
+            .filter(move |&h| reads_dense && h != self.t.config.hybrid_quality)
             .map(Change::hybrid_quality)
+    }
+
+    /// Each other `hybridQuality` value run by the pipeline once, for both the level's
+    /// and the low-quality flag's counterfactuals.
+    fn hybrid_runs(&self, work: &mut Work) -> Vec<HybridRun> {
+        self.hybrid_quality_changes()
+            .map(|change| HybridRun {
+                change,
+                after: self
+                    .run(&change, work)
+                    .map(|after| (after.relevance_level, after.low_quality)),
+            })
             .collect()
     }
 
     /// Per setting, the nearest change that flips `lowQuality`.
-    fn low_quality_if(&self, work: &mut Work) -> Vec<LowQualityIf> {
+    fn low_quality_if(&self, hybrid: &[HybridRun], work: &mut Work) -> Vec<LowQualityIf> {
         let mut out = Vec::new();
         let tables = self.tables;
         let low = self.t.low_quality;
@@ -492,8 +572,15 @@ impl Levels<'_> {
                 );
             }
         }
-        for change in self.hybrid_quality_changes() {
-            self.confirm_low(change, work, &mut out);
+        for run in hybrid {
+            if let Some((_, low_quality)) = run.after {
+                if low_quality != self.t.low_quality {
+                    out.push(LowQualityIf {
+                        set: run.change,
+                        low_quality,
+                    });
+                }
+            }
         }
         out
     }
