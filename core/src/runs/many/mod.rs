@@ -221,29 +221,39 @@ impl ManyRunTable {
         let mut notes = Vec::new();
         // Per case (caseId, occurrence), in first-seen order: per run, its values.
         let mut order: Vec<(&str, usize)> = Vec::new();
-        let mut rows: Vec<Vec<Option<Values>>> = Vec::new();
+        // Row `i` of `order` is `rows[i * runs..][..runs]`: one allocation for all cases.
+        let mut rows: Vec<Option<Values>> = Vec::new();
         let mut answered = vec![0usize; runs];
         let mut repeated = Vec::new();
         // Evaluations of the same cases list the same caseIds in the same order (always,
         // from `from_case_metrics`): a case is its position, no lookup needed.
+        // The same text is usually the very same string: compared by address first.
         let same_cases = per_run.iter().all(|cases| {
             cases.len() == per_run[0].len()
-                && cases.iter().zip(&per_run[0]).all(|(a, b)| a.0 == b.0)
+                && cases
+                    .iter()
+                    .zip(&per_run[0])
+                    .all(|(a, b)| std::ptr::eq(a.0, b.0) || a.0 == b.0)
         });
         let mut occurrences: crate::fast_hash::FastMap<&str, usize> = Default::default();
+        if same_cases {
+            occurrences.reserve(per_run[0].len());
+        }
         let mut key_of = |case_id| {
             let occurrence = occurrences.entry(case_id).or_insert(0);
             *occurrence += 1;
             (case_id, *occurrence - 1)
         };
         if same_cases {
+            order.reserve(per_run[0].len());
+            rows.reserve(per_run[0].len() * runs);
             for (i, &(case_id, _)) in per_run[0].iter().enumerate() {
                 let key = key_of(case_id);
                 if key.1 == 1 {
                     repeated.push(case_id);
                 }
                 order.push(key);
-                rows.push(per_run.iter().map(|cases| cases[i].1).collect());
+                rows.extend(per_run.iter().map(|cases| cases[i].1));
             }
             for (r, cases) in per_run.iter().enumerate() {
                 answered[r] = cases.iter().filter(|(_, v)| v.is_some()).count();
@@ -261,10 +271,10 @@ impl ManyRunTable {
                     }
                     let row = *at.entry(key).or_insert_with(|| {
                         order.push(key);
-                        rows.push(vec![None; runs]);
-                        rows.len() - 1
+                        rows.extend(std::iter::repeat_n(None, runs));
+                        order.len() - 1
                     });
-                    let slot = &mut rows[row][r];
+                    let slot = &mut rows[row * runs + r];
                     if values.is_some() && slot.is_none() {
                         *slot = values;
                         answered[r] += 1;
@@ -295,22 +305,25 @@ impl ManyRunTable {
         let mut values = Vec::new();
         let mut partial_cases = Vec::new();
         let mut not_numbers = Vec::new();
-        for (key, slot) in order.iter().zip(&rows) {
-            let present: Vec<usize> = (0..runs).filter(|&r| slot[r].is_some()).collect();
-            if present.len() < runs {
+        case_ids.reserve(order.len());
+        values.reserve(rows.len());
+        for (key, slot) in order.iter().zip(rows.chunks_exact(runs)) {
+            if slot.iter().any(Option::is_none) {
                 partial_cases.push(PartialCase {
                     case_id: key.0.to_owned(),
-                    present_in: present.iter().map(|&r| names[r].to_owned()).collect(),
+                    present_in: (0..runs)
+                        .filter(|&r| slot[r].is_some())
+                        .map(|r| names[r].to_owned())
+                        .collect(),
                 });
                 continue;
             }
-            let row: Vec<Values> = slot.iter().flatten().copied().collect();
-            if row.iter().flatten().any(|v| !v.is_finite()) {
+            if slot.iter().flatten().flatten().any(|v| !v.is_finite()) {
                 not_numbers.push(key.0);
                 continue;
             }
             case_ids.push(key.0.to_owned());
-            values.extend(row);
+            values.extend(slot.iter().flatten());
         }
         if !not_numbers.is_empty() {
             notes.push(format!(
