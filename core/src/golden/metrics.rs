@@ -11,50 +11,75 @@ use crate::TraceAnalysis;
 /// computes them, in [`DELTA_METRICS`](crate::DELTA_METRICS) order (hit, recall@k,
 /// precision@k, reciprocal rank, nDCG@k), or `None` for a case no trace links to.
 /// Nothing else of an evaluation (levels, evidence, lists, notes) is built and no string
-/// is copied: what a comparison of many runs reads of each.
+/// is copied: what a comparison of many runs reads of each. For several analyses against
+/// the same cases, [`CaseMetrics`] reads the cases once.
+pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
+    CaseMetrics::new(cases).of(analysis)
+}
+
+/// [`case_metrics`] with what it reads of the cases (each case's expected documents and
+/// the cases by caseId and by query) read once, for any number of analyses.
 ///
 /// The links are the evaluation's (a case's first trace with its `caseId`, else the
 /// first trace without a `caseId` with its trimmed query), found walking the batch once
 /// from the cases' side, so that a case's metrics are computed while its trace is at
 /// hand: in a large batch every first read of a trace is a cache miss, and reading each
 /// trace twice (to link, then to measure) was most of the time.
-pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
-    let cases = &cases.cases;
-    let expected = ExpectedDocs::of(cases);
-    let by_id = CaseIndex::new(cases.iter().map(|case| Some(case.case_id.as_str())));
-    let by_query = CaseIndex::new(
-        cases
-            .iter()
-            .map(|case| case.query.as_deref().map(str::trim)),
-    );
-    // Per case, its values against the trace it links to by caseId, and by query: a
-    // caseId link wins over a query link whichever trace comes first.
-    let mut id_values: Vec<Option<[f64; 5]>> = vec![None; cases.len()];
-    let mut query_values: Vec<Option<[f64; 5]>> = vec![None; cases.len()];
-    let mut ranking = Ranking::default();
-    for trace in &analysis.traces {
-        let (index, values, key) = match (&trace.trace.case_id, &trace.trace.query) {
-            (Some(id), _) => (&by_id, &mut id_values, &**id),
-            (None, Some(query)) => (&by_query, &mut query_values, query.trim()),
-            (None, None) => continue,
-        };
-        let Some(first) = index.first(key) else {
-            continue;
-        };
-        // The cases of one key link together, to the first trace that has it.
-        if values[first].is_some() {
-            continue;
-        }
-        ranking.read(trace);
-        for case in index.cases_from(first) {
-            values[case] = Some(ranking.values(expected.of_case(case), trace.return_n()));
+pub struct CaseMetrics<'a> {
+    expected: ExpectedDocs<'a>,
+    by_id: CaseIndex<'a>,
+    by_query: CaseIndex<'a>,
+}
+
+impl<'a> CaseMetrics<'a> {
+    pub fn new(cases: &'a CaseSet) -> Self {
+        let cases = &cases.cases;
+        CaseMetrics {
+            expected: ExpectedDocs::of(cases),
+            by_id: CaseIndex::new(cases.iter().map(|case| Some(case.case_id.as_str()))),
+            by_query: CaseIndex::new(
+                cases
+                    .iter()
+                    .map(|case| case.query.as_deref().map(str::trim)),
+            ),
         }
     }
-    id_values
-        .into_iter()
-        .zip(query_values)
-        .map(|(by_id, by_query)| by_id.or(by_query))
-        .collect()
+
+    /// Each case's metrics against `analysis` (see [`case_metrics`]).
+    pub fn of(&self, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
+        let cases = self.by_id.next.len();
+        // Per case, its values against the trace it links to by caseId, and by query (kept
+        // apart: a caseId link wins over a query link whichever trace comes first; the
+        // second list is made when a trace links by query).
+        let mut id_values: Vec<Option<[f64; 5]>> = vec![None; cases];
+        let mut query_values: Vec<Option<[f64; 5]>> = Vec::new();
+        let mut ranking = Ranking::default();
+        for trace in &analysis.traces {
+            let (index, values, key) = match (&trace.trace.case_id, &trace.trace.query) {
+                (Some(id), _) => (&self.by_id, &mut id_values, &**id),
+                (None, Some(query)) => (&self.by_query, &mut query_values, query.trim()),
+                (None, None) => continue,
+            };
+            let Some(first) = index.first(key) else {
+                continue;
+            };
+            values.resize(cases, None);
+            // The cases of one key link together, to the first trace that has it.
+            if values[first].is_some() {
+                continue;
+            }
+            ranking.read(trace);
+            for case in index.cases_from(first) {
+                values[case] = Some(ranking.values(self.expected.of_case(case), trace.return_n()));
+            }
+        }
+        for (by_id, by_query) in id_values.iter_mut().zip(query_values) {
+            if by_id.is_none() {
+                *by_id = by_query;
+            }
+        }
+        id_values
+    }
 }
 
 /// Each case's expected documents, distinct, in file order (qrels cannot repeat a

@@ -19,7 +19,7 @@ pub use evaluate::{
     RunTrace,
 };
 pub(crate) use evaluate::{evaluate_case, link_cases_by_keys};
-pub use metrics::case_metrics;
+pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};
 pub use report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
 pub use trec::{trec_qrels, trec_run, TREC_RUN_TAG};
