@@ -21,10 +21,10 @@ pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[
 /// the cases by caseId and by query) read once, for any number of analyses.
 ///
 /// The links are the evaluation's (a case's first trace with its `caseId`, else the
-/// first trace without a `caseId` with its trimmed query), found walking the batch once
-/// from the cases' side, so that a case's metrics are computed while its trace is at
-/// hand: in a large batch every first read of a trace is a cache miss, and reading each
-/// trace twice (to link, then to measure) was most of the time.
+/// first trace without a `caseId` with its trimmed query), found walking the batch in
+/// order from the cases' side. In a large batch every first read of a trace is a cache
+/// miss, and they are most of the time: each trace's key, its case and its metrics are
+/// found in three short loops, each of which the processor runs over many traces at once.
 pub struct CaseMetrics<'a> {
     expected: ExpectedDocs<'a>,
     by_id: CaseIndex<'a>,
@@ -53,21 +53,48 @@ impl<'a> CaseMetrics<'a> {
         // second list is made when a trace links by query).
         let mut id_values: Vec<Option<[f64; 5]>> = vec![None; cases];
         let mut query_values: Vec<Option<[f64; 5]>> = Vec::new();
-        let mut ranking = Ranking::default();
-        for trace in &analysis.traces {
-            let (index, values, key) = match (&trace.trace.case_id, &trace.trace.query) {
-                (Some(id), _) => (&self.by_id, &mut id_values, &**id),
-                (None, Some(query)) => (&self.by_query, &mut query_values, query.trim()),
-                (None, None) => continue,
+        // Each trace's key, then the links, then the metrics: short loops, whose reads of
+        // many traces the processor makes at once (one long loop waited for each).
+        let keys: Vec<Option<(bool, &str)>> = analysis
+            .traces
+            .iter()
+            .map(|trace| match (&trace.trace.case_id, &trace.trace.query) {
+                (Some(id), _) => Some((true, &**id)),
+                (None, Some(query)) => Some((false, &**query)),
+                (None, None) => None,
+            })
+            .collect();
+        let mut id_linked = vec![false; cases];
+        let mut query_linked: Vec<bool> = Vec::new();
+        let mut links: Vec<(usize, usize, bool)> = Vec::new();
+        for (t, key) in keys.iter().enumerate() {
+            let Some((by_id, key)) = *key else {
+                continue;
+            };
+            let (index, linked, key) = if by_id {
+                (&self.by_id, &mut id_linked, key)
+            } else {
+                (&self.by_query, &mut query_linked, key.trim())
             };
             let Some(first) = index.first(key) else {
                 continue;
             };
-            values.resize(cases, None);
+            linked.resize(cases, false);
             // The cases of one key link together, to the first trace that has it.
-            if values[first].is_some() {
-                continue;
+            if !linked[first] {
+                linked[first] = true;
+                links.push((t, first, by_id));
             }
+        }
+        let mut ranking = Ranking::default();
+        for (t, first, by_id) in links {
+            let trace = &analysis.traces[t];
+            let (index, values) = if by_id {
+                (&self.by_id, &mut id_values)
+            } else {
+                (&self.by_query, &mut query_values)
+            };
+            values.resize(cases, None);
             ranking.read(trace);
             for case in index.cases_from(first) {
                 values[case] = Some(ranking.values(self.expected.of_case(case), trace.return_n()));
