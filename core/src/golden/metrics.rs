@@ -32,6 +32,7 @@ pub struct CaseMetrics<'a> {
 }
 
 impl<'a> CaseMetrics<'a> {
+    /// Reads the cases: each one's expected documents, and the cases by key.
     pub fn new(cases: &'a CaseSet) -> Self {
         let cases = &cases.cases;
         CaseMetrics {
