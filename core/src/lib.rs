@@ -79,8 +79,8 @@ pub use crate::baseline::{
 pub use crate::golden::{
     case_metrics, evaluate_analysis, evaluate_runs, golden_markdown, golden_summary_text, md_cell,
     normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
-    CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts,
-    LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
+    CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary,
+    LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
 };
 
 // Calibration of the levels and the gate against golden cases.

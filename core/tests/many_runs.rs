@@ -653,3 +653,89 @@ fn evaluations_of_different_case_lists_pair_by_case_id() {
     assert_eq!(table.values()[0][3], 1.0);
     assert_eq!(table.values()[1][3], 0.5);
 }
+
+/// A batch whose traces link by caseId, by query (padded with spaces) or not at all,
+/// repeat caseIds, queries and docIds, and cases that repeat caseIds and expected
+/// documents: every way a case finds its trace and its documents.
+fn linking_batch() -> impl Strategy<Value = (Value, Value, usize, usize)> {
+    let case_id = || prop::sample::select(vec!["a", "b", "c", "d"]);
+    let query = || prop::sample::select(vec!["one", " one ", "two", "three\t"]);
+    let doc = || prop::sample::select(vec!["d0", "d1", "d2", "d3", "d4", "d5"]);
+    let case = (
+        case_id(),
+        prop::option::of(query()),
+        prop::collection::vec(doc(), 0..4),
+    )
+        .prop_map(|(id, query, docs)| {
+            serde_json::json!({"caseId": id, "query": query, "expectedDocIds": docs})
+        });
+    let trace = (
+        prop::option::of(case_id()),
+        prop::option::of(query()),
+        prop::collection::vec((doc(), 0.0f64..1.0), 0..8),
+    )
+        .prop_map(|(id, query, candidates)| {
+            let candidates: Vec<Value> = candidates
+                .iter()
+                .enumerate()
+                .map(|(i, (doc, distance))| {
+                    serde_json::json!({"evidenceKey": format!("{doc}#{i}"), "docId": doc,
+                        "originalRank": i + 1, "score": distance, "scoreLabel": "dense"})
+                })
+                .collect();
+            serde_json::json!({"kind": "RerankTrace", "caseId": id, "query": query,
+                "mode": "dense", "candidates": candidates})
+        });
+    (
+        prop::collection::vec(case, 0..8),
+        prop::collection::vec(trace, 0..10),
+        1usize..7,
+        1usize..4,
+    )
+        .prop_map(|(cases, traces, return_n, cap)| {
+            (
+                serde_json::json!({"cases": cases}),
+                serde_json::json!({"traces": traces}),
+                return_n,
+                cap,
+            )
+        })
+}
+
+proptest! {
+    #[test]
+    fn case_metrics_are_the_evaluation_s_values_bit_for_bit(
+        (cases, traces, return_n, cap) in linking_batch()
+    ) {
+        let cases = parse_cases_value("cases.json", &cases).unwrap_or_else(|e| panic!("{e:?}"));
+        let batch = parse_document("run", &traces.to_string());
+        let mut settings = Settings::default();
+        settings.set("returnN", &return_n.to_string()).unwrap_or_else(|e| panic!("{e}"));
+        settings
+            .set("maxChunksPerDocument", &cap.to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let analysis = analyze(&batch, &settings, false).unwrap_or_else(|e| panic!("{e}"));
+        let report = evaluate_analysis(&cases, &analysis);
+        let expected: Vec<Option<[u64; 5]>> = report
+            .cases
+            .iter()
+            .map(|case| {
+                case.linked_by.map(|_| {
+                    [
+                        if case.doc_hit { 1.0f64 } else { 0.0 },
+                        case.recall,
+                        case.precision,
+                        case.reciprocal_rank,
+                        case.ndcg,
+                    ]
+                    .map(f64::to_bits)
+                })
+            })
+            .collect();
+        let fast: Vec<Option<[u64; 5]>> = case_metrics(&cases, &analysis)
+            .into_iter()
+            .map(|values| values.map(|v| v.map(f64::to_bits)))
+            .collect();
+        prop_assert_eq!(fast, expected);
+    }
+}

@@ -2,6 +2,7 @@
 
 use super::cases::{CaseSet, GoldenCase};
 use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
+use crate::fast_hash::FastMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -84,18 +85,22 @@ pub struct RankingMetrics {
 /// trec_eval reports for a query with no relevant documents); never NaN.
 /// `ranking` must hold distinct documents.
 pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -> RankingMetrics {
-    ranking_metrics_of(ranking, |doc| relevant.contains(doc), relevant.len(), k)
+    ranking_metrics_of(
+        ranking,
+        |doc| relevant.contains(doc.as_str()),
+        relevant.len(),
+        k,
+    )
 }
 
-/// [`ranking_metrics`] over any strings (borrowed docIds as well as owned), the
+/// [`ranking_metrics`] over any ranking (docIds, or whether each is relevant), the
 /// relevant set as a membership test and its size.
-fn ranking_metrics_of<S: AsRef<str>>(
-    ranking: &[S],
-    is_relevant: impl Fn(&str) -> bool,
+pub(super) fn ranking_metrics_of<D>(
+    ranking: &[D],
+    is_rel: impl Fn(&D) -> bool,
     relevant_count: usize,
     k: usize,
 ) -> RankingMetrics {
-    let is_rel = |doc: &S| is_relevant(doc.as_ref());
     let top = &ranking[..ranking.len().min(k)];
     let hits = top.iter().filter(|d| is_rel(d)).count();
     let recall = if relevant_count == 0 {
@@ -106,7 +111,7 @@ fn ranking_metrics_of<S: AsRef<str>>(
     let precision = if k == 0 { 0.0 } else { hits as f64 / k as f64 };
     let reciprocal_rank = ranking
         .iter()
-        .position(is_rel)
+        .position(&is_rel)
         .map_or(0.0, |i| 1.0 / (i + 1) as f64);
     let discount = |i: usize| 1.0 / ((i + 2) as f64).log2(); // 0-based position i = rank i+1
     let dcg: f64 = top
@@ -149,9 +154,12 @@ pub(crate) fn link_cases_by_keys<'a>(
     trace_keys: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
 ) -> Vec<Option<(usize, LinkedBy)>> {
     // First occurrence wins: build the indexes walking the batch in order.
-    let mut by_id: HashMap<&str, usize> = HashMap::new();
-    let mut by_query: HashMap<&str, usize> = HashMap::new();
-    for (i, (case_id, query)) in trace_keys.into_iter().enumerate() {
+    let trace_keys = trace_keys.into_iter();
+    let expected = trace_keys.size_hint().0;
+    let mut by_id: FastMap<&str, usize> = FastMap::default();
+    by_id.reserve(expected);
+    let mut by_query: FastMap<&str, usize> = FastMap::default();
+    for (i, (case_id, query)) in trace_keys.enumerate() {
         match case_id {
             Some(id) => {
                 by_id.entry(id).or_insert(i);
@@ -443,60 +451,6 @@ impl RunTrace {
                 .collect(),
         }
     }
-}
-
-/// Each case's metrics against an analysis, as [`evaluate_analysis`] computes them, in
-/// [`DELTA_METRICS`](crate::DELTA_METRICS) order (hit, recall@k, precision@k,
-/// reciprocal rank, nDCG@k), or `None` for a case no trace links to. Nothing else of an
-/// evaluation (levels, evidence, lists, notes) is built and no string is copied: what a
-/// comparison of many runs reads of each.
-pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
-    let links = link_cases_by_keys(
-        &cases.cases,
-        analysis
-            .traces
-            .iter()
-            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
-    );
-    let mut ranking: Vec<&str> = Vec::new();
-    let mut relevant: Vec<&str> = Vec::new();
-    cases
-        .cases
-        .iter()
-        .zip(links)
-        .map(|(case, link)| {
-            let trace = &analysis.traces[link?.0];
-            // A case expects a few documents: a list, distinct, is the set.
-            relevant.clear();
-            for d in &case.expected_doc_ids {
-                if !relevant.contains(&d.as_str()) {
-                    relevant.push(d);
-                }
-            }
-            ranking.clear();
-            // The accepted candidates' docIds, without building the blocks (which
-            // would compute every quality again).
-            let candidates = trace.trace.candidates();
-            for index in trace.accepted_indices() {
-                let Some(candidate) = candidates.get(index) else {
-                    continue;
-                };
-                let doc = &*candidate.doc_id;
-                if !ranking.contains(&doc) {
-                    ranking.push(doc);
-                }
-            }
-            let m = ranking_metrics_of(
-                &ranking,
-                |doc| relevant.contains(&doc),
-                relevant.len(),
-                trace.return_n(),
-            );
-            // A hit is an expected document anywhere in the ranking: a reciprocal rank.
-            let hit = if m.reciprocal_rank > 0.0 { 1.0 } else { 0.0 };
-            Some([hit, m.recall, m.precision, m.reciprocal_rank, m.ndcg])
-        })
-        .collect()
 }
 
 /// Evaluates the cases against an analysis: the one entry point the CLI, the

@@ -58,8 +58,8 @@ use serde::de::DeserializeSeed;
 use serde_json::Value;
 use visitors::TopSeed;
 
+pub(crate) use model::{name_hash, Hot, NameHashes};
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
-pub(crate) use model::{Hot, NameHashes};
 pub use read::{read_batch, read_document, ReadError, READ_CHUNK};
 pub use stream::{parse_document_bytes, DocumentReader};
 

@@ -149,20 +149,31 @@ fn first_few<'a>(items: impl Iterator<Item = &'a str>) -> String {
     names.join(", ")
 }
 
+/// One run's cases in order, as [`ManyRunTable::pair_cases`] reads them: their caseIds
+/// and, parallel to them, the values of the cases a trace answered.
+struct RunCases<'s, 'a> {
+    case_ids: &'s [&'a str],
+    values: &'s [Option<Values>],
+}
+
 impl ManyRunTable {
     /// Pairs the runs' evaluations (against the same cases) by caseId; a caseId
     /// repeated in the cases pairs in order of appearance. A case counts in a run when a
     /// trace of the run linked to it.
     pub fn from_reports(runs: &[(&str, &GoldenReport)]) -> Result<ManyRunTable, ManyRunError> {
         let names: Vec<&str> = runs.iter().map(|(name, _)| *name).collect();
-        let per_run = runs
+        let case_ids: Vec<Vec<&str>> = runs
+            .iter()
+            .map(|(_, report)| report.cases.iter().map(|c| c.case_id.as_str()).collect())
+            .collect();
+        let values: Vec<Vec<Option<Values>>> = runs
             .iter()
             .map(|(_, report)| {
                 report
                     .cases
                     .iter()
                     .map(|case| {
-                        let values = case.linked_by.map(|_| {
+                        case.linked_by.map(|_| {
                             [
                                 if case.doc_hit { 1.0 } else { 0.0 },
                                 case.recall,
@@ -170,13 +181,17 @@ impl ManyRunTable {
                                 case.reciprocal_rank,
                                 case.ndcg,
                             ]
-                        });
-                        (case.case_id.as_str(), values)
+                        })
                     })
                     .collect()
             })
             .collect();
-        Self::pair_cases(&names, per_run)
+        let per_run: Vec<RunCases> = case_ids
+            .iter()
+            .zip(&values)
+            .map(|(case_ids, values)| RunCases { case_ids, values })
+            .collect();
+        Self::pair_cases(&names, &per_run)
     }
 
     /// Pairs the runs' [`case_metrics`](crate::case_metrics) against the same `cases`
@@ -187,24 +202,25 @@ impl ManyRunTable {
         cases: &CaseSet,
         per_run: &[Vec<Option<[f64; 5]>>],
     ) -> Result<ManyRunTable, ManyRunError> {
-        let per_run = per_run
+        // One list of caseIds for every run: their lists are then the same at a glance.
+        let case_ids: Vec<&str> = cases.cases.iter().map(|c| c.case_id.as_str()).collect();
+        let per_run: Vec<RunCases> = per_run
             .iter()
             .map(|values| {
-                cases
-                    .cases
-                    .iter()
-                    .zip(values)
-                    .map(|(case, v)| (case.case_id.as_str(), *v))
-                    .collect()
+                let n = values.len().min(case_ids.len());
+                RunCases {
+                    case_ids: &case_ids[..n],
+                    values: &values[..n],
+                }
             })
             .collect();
-        Self::pair_cases(names, per_run)
+        Self::pair_cases(names, &per_run)
     }
 
-    /// Per run, its cases in order as (caseId, values when a trace answered it).
+    /// Per run, its cases in order: their caseIds and values (when a trace answered).
     fn pair_cases(
         names: &[&str],
-        per_run: Vec<Vec<(&str, Option<Values>)>>,
+        per_run: &[RunCases<'_, '_>],
     ) -> Result<ManyRunTable, ManyRunError> {
         check_run_names(names)?;
         if per_run.len() != names.len() {
@@ -221,38 +237,50 @@ impl ManyRunTable {
         let mut notes = Vec::new();
         // Per case (caseId, occurrence), in first-seen order: per run, its values.
         let mut order: Vec<(&str, usize)> = Vec::new();
-        let mut rows: Vec<Vec<Option<Values>>> = Vec::new();
+        // Row `i` of `order` is `rows[i * runs..][..runs]`: one allocation for all cases.
+        // Runs of the same cases need none: row `i` is every run's case `i`.
+        let mut rows: Vec<Option<Values>> = Vec::new();
         let mut answered = vec![0usize; runs];
         let mut repeated = Vec::new();
         // Evaluations of the same cases list the same caseIds in the same order (always,
         // from `from_case_metrics`): a case is its position, no lookup needed.
-        let same_cases = per_run.iter().all(|cases| {
-            cases.len() == per_run[0].len()
-                && cases.iter().zip(&per_run[0]).all(|(a, b)| a.0 == b.0)
+        // The same text is usually the very same string: compared by address first.
+        let first_ids = per_run.first().map_or(&[][..], |run| run.case_ids);
+        let same_cases = per_run.iter().all(|run| {
+            std::ptr::eq(run.case_ids, first_ids)
+                || (run.case_ids.len() == first_ids.len()
+                    && run
+                        .case_ids
+                        .iter()
+                        .zip(first_ids)
+                        .all(|(a, b)| std::ptr::eq(*a, *b) || a == b))
         });
         let mut occurrences: crate::fast_hash::FastMap<&str, usize> = Default::default();
+        if same_cases {
+            occurrences.reserve(first_ids.len());
+        }
         let mut key_of = |case_id| {
             let occurrence = occurrences.entry(case_id).or_insert(0);
             *occurrence += 1;
             (case_id, *occurrence - 1)
         };
         if same_cases {
-            for (i, &(case_id, _)) in per_run[0].iter().enumerate() {
+            order.reserve(first_ids.len());
+            for &case_id in first_ids {
                 let key = key_of(case_id);
                 if key.1 == 1 {
                     repeated.push(case_id);
                 }
                 order.push(key);
-                rows.push(per_run.iter().map(|cases| cases[i].1).collect());
             }
-            for (r, cases) in per_run.iter().enumerate() {
-                answered[r] = cases.iter().filter(|(_, v)| v.is_some()).count();
+            for (r, run) in per_run.iter().enumerate() {
+                answered[r] = run.values.iter().filter(|v| v.is_some()).count();
             }
         } else {
             let mut at: HashMap<(&str, usize), usize> = HashMap::new();
-            for (r, cases) in per_run.iter().enumerate() {
+            for (r, run) in per_run.iter().enumerate() {
                 let mut seen: HashMap<&str, usize> = HashMap::new();
-                for &(case_id, values) in cases {
+                for (&case_id, &values) in run.case_ids.iter().zip(run.values) {
                     let occurrence = seen.entry(case_id).or_insert(0);
                     let key = (case_id, *occurrence);
                     *occurrence += 1;
@@ -261,10 +289,10 @@ impl ManyRunTable {
                     }
                     let row = *at.entry(key).or_insert_with(|| {
                         order.push(key);
-                        rows.push(vec![None; runs]);
-                        rows.len() - 1
+                        rows.extend(std::iter::repeat_n(None, runs));
+                        order.len() - 1
                     });
-                    let slot = &mut rows[row][r];
+                    let slot = &mut rows[row * runs + r];
                     if values.is_some() && slot.is_none() {
                         *slot = values;
                         answered[r] += 1;
@@ -286,7 +314,7 @@ impl ManyRunTable {
                     format!(
                         "run \"{}\" answered none of the {} case(s): no trace of it has a case's caseId or query; check that it is a run of the same queries",
                         names[r],
-                        per_run[r].len()
+                        per_run[r].case_ids.len()
                     ),
                 ));
             }
@@ -295,22 +323,33 @@ impl ManyRunTable {
         let mut values = Vec::new();
         let mut partial_cases = Vec::new();
         let mut not_numbers = Vec::new();
-        for (key, slot) in order.iter().zip(&rows) {
-            let present: Vec<usize> = (0..runs).filter(|&r| slot[r].is_some()).collect();
-            if present.len() < runs {
+        case_ids.reserve(order.len());
+        values.reserve(order.len() * runs);
+        let mut same_cases_row = Vec::with_capacity(runs);
+        for (i, key) in order.iter().enumerate() {
+            let slot = if same_cases {
+                same_cases_row.clear();
+                same_cases_row.extend(per_run.iter().map(|run| run.values[i]));
+                &same_cases_row[..]
+            } else {
+                &rows[i * runs..][..runs]
+            };
+            if slot.iter().any(Option::is_none) {
                 partial_cases.push(PartialCase {
                     case_id: key.0.to_owned(),
-                    present_in: present.iter().map(|&r| names[r].to_owned()).collect(),
+                    present_in: (0..runs)
+                        .filter(|&r| slot[r].is_some())
+                        .map(|r| names[r].to_owned())
+                        .collect(),
                 });
                 continue;
             }
-            let row: Vec<Values> = slot.iter().flatten().copied().collect();
-            if row.iter().flatten().any(|v| !v.is_finite()) {
+            if slot.iter().flatten().flatten().any(|v| !v.is_finite()) {
                 not_numbers.push(key.0);
                 continue;
             }
             case_ids.push(key.0.to_owned());
-            values.extend(row);
+            values.extend(slot.iter().flatten());
         }
         if !not_numbers.is_empty() {
             notes.push(format!(
