@@ -371,13 +371,14 @@ fn Comparison() -> impl IntoView {
     };
     // With more runs, the names of the two compared (the picked pair's, else A and B).
     let pair_title = move || {
-        let names = (compare.many.runs.with(Vec::len) > 2)
-            .then(|| compare.pair_names.get())
-            .flatten();
-        match names {
-            Some((a, b)) => [a, " → ".to_owned(), b].concat(),
-            None => "Run A → run B".to_owned(),
-        }
+        let (i, j) = compare.many.picked_pair().unwrap_or((0, 1));
+        compare
+            .many
+            .runs
+            .with(|runs| match (runs.len() > 2, runs.get(i), runs.get(j)) {
+                (true, Some(a), Some(b)) => [a.name.as_str(), " → ", &b.name].concat(),
+                _ => "Run A → run B".to_owned(),
+            })
     };
     // The options change only with the runs' modes, not with knobs.
     let groups = Memo::new(move |_| {

@@ -136,8 +136,6 @@ pub(crate) struct CompareState {
     pub significance: RwSignal<Option<Tested>>,
     /// The runs besides A and B, and the table of all of them.
     pub many: ManyRuns,
-    /// The names of the runs `runs` holds, as (A, B): the picked pair's, else A's and B's.
-    pub pair_names: Memo<Option<(String, String)>>,
 }
 
 /// The name a run takes from its first document (`fallback` without one).
@@ -191,18 +189,6 @@ impl CompareState {
                 ))
             })
         });
-        // Which traces pair depends on the input only: redone when a batch changes.
-        let base_pairing = Memo::new(move |_| {
-            let pair =
-                |a: &ParsedBatch, b: &ParsedBatch| Shared::new(pair_runs(&a.traces, &b.traces));
-            match split_batches.get() {
-                Some((a, b)) => Some(pair(&a, &b)),
-                None => {
-                    let b = parsed_b.get()?;
-                    Some(state.analysed_batch.with(|a| pair(a, &b)))
-                }
-            }
-        });
         let base_runs = Memo::new(move |previous: Option<&Option<Runs>>| {
             // A knob move redoes only the stages it reaches; `reanalyze` analyses afresh
             // when the previous analysis is of another batch.
@@ -241,7 +227,7 @@ impl CompareState {
             }
         });
         // Runs A and B (A alone without run B) as the many-run table counts them.
-        let first_two = Memo::new(move |_| {
+        let first_two = move || {
             let (a_batch, b_batch, names) = match split_batches.get() {
                 Some((a, b)) => (a, Some(b), SPLIT_NAMES.map(str::to_owned)),
                 None => {
@@ -283,27 +269,31 @@ impl CompareState {
                     .into_iter()
                     .collect(),
             }
-        });
+        };
         let many = ManyRuns::new(state, golden, first_two);
-        let picked = Memo::new(move |_| many.picked_pair());
-        // Two runs picked in the table replace A and B in the pair view.
-        let pairing = Memo::new(move |_| match picked.get() {
-            Some((i, j)) => many.runs.with(|runs| {
-                let (a, b) = (runs.get(i)?, runs.get(j)?);
-                Some(Shared::new(pair_runs(&a.batch.traces, &b.batch.traces)))
-            }),
-            None => base_pairing.get(),
+        // Which traces pair depends on the input only: redone when a batch changes, or
+        // when two runs picked in the table replace A and B.
+        let pairing = Memo::new(move |_| {
+            let pair =
+                |a: &ParsedBatch, b: &ParsedBatch| Shared::new(pair_runs(&a.traces, &b.traces));
+            if let Some((i, j)) = many.picked_pair() {
+                return many
+                    .runs
+                    .with(|runs| Some(pair(&runs.get(i)?.batch, &runs.get(j)?.batch)));
+            }
+            match split_batches.get() {
+                Some((a, b)) => Some(pair(&a, &b)),
+                None => {
+                    let b = parsed_b.get()?;
+                    Some(state.analysed_batch.with(|a| pair(a, &b)))
+                }
+            }
         });
-        let runs = Memo::new(move |_| match picked.get() {
+        let runs = Memo::new(move |_| match many.picked_pair() {
             Some((i, j)) => many
                 .runs
                 .with(|runs| Some((runs.get(i)?.analysis.clone(), runs.get(j)?.analysis.clone()))),
             None => base_runs.get(),
-        });
-        let pair_names = Memo::new(move |_| {
-            let (i, j) = picked.get().unwrap_or((0, 1));
-            many.runs
-                .with(|runs| Some((runs.get(i)?.name.clone(), runs.get(j)?.name.clone())))
         });
         let rbo_p = RwSignal::new(CompareOptions::default().rbo_p);
         // The runs the last comparison was made of: after a knob that left the blocks'
@@ -374,7 +364,6 @@ impl CompareState {
             golden: golden_comparison,
             significance,
             many,
-            pair_names,
         }
     }
 
@@ -424,8 +413,9 @@ impl CompareState {
             self.run_b.set(RunB::Documents(vec![b]));
         }
         self.many.added.set(Vec::new());
+        self.many.picked.set(Vec::new());
         for (name, text) in documents {
-            self.many.add_run(vec![(name, text.to_string())]);
+            self.many.add_run(state, vec![(name, text.to_string())]);
         }
         golden.load(SAMPLE_CASES_SOURCE.to_owned(), cases);
         self.open_pair.set(None);

@@ -49,32 +49,35 @@ pub(crate) enum ManyTable {
     NoCases,
     /// The runs cannot be compared (a run with no trace, a name twice, no common case).
     Invalid(String),
-    Ready(Shared<ManyRunTable>),
+    /// The table and its means and wins / ties / losses (no test yet).
+    Ready(Shared<ManyRunTable>, Shared<ManyRunComparison>),
 }
 
-/// The test's progress: (steps done, steps in all).
-pub(crate) type Progress = (usize, usize);
+/// The test of the current table.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TestState {
+    /// Running, or about to (its progress is written into the page as it runs).
+    Pending,
+    /// The comparison with its test, of the table it tested.
+    Done(Shared<ManyRunTable>, Shared<ManyRunComparison>),
+}
 
-/// The many-run part of the Compare tab's state.
+/// What each run's report was evaluated from: its batch and accepted lists.
+type Evaluated = Vec<(Shared<ParsedBatch>, AcceptedLists, Shared<GoldenReport>)>;
+
+/// The many-run part of the Compare tab's state. Few signals and memos, each of a
+/// type of its own: every such type costs code in the page's first module.
 #[derive(Clone, Copy)]
 pub(crate) struct ManyRuns {
     pub added: RwSignal<Vec<AddedRun>>,
     /// Every run in order (A, B when loaded, then the added ones), analysed.
     pub runs: Memo<Vec<Run>>,
     pub table: Memo<ManyTable>,
-    /// The table when it is ready, the same allocation while its values stay the same.
-    pub ready: Memo<Option<Shared<ManyRunTable>>>,
-    /// Means and wins / ties / losses of the current table, at once.
-    pub means: Memo<Option<Shared<ManyRunComparison>>>,
-    /// (the table tested, the comparison with its test), once the test finished;
-    /// pending while absent or while its table is not the current one.
-    pub tested: RwSignal<Option<(Shared<ManyRunTable>, Shared<ManyRunComparison>)>>,
-    pub progress: RwSignal<Progress>,
+    pub test: RwSignal<TestState>,
     /// The rows picked to open as a pair, in the order picked (at most two).
-    pub selected: RwSignal<Vec<usize>>,
+    pub picked: RwSignal<Vec<usize>>,
     /// The table's order: (metric index, descending); `None` is the runs' order.
     pub sort: RwSignal<Option<(usize, bool)>>,
-    next_id: StoredValue<u64>,
 }
 
 /// Size of the built-in many-run sample: five runs of the same generated queries.
@@ -108,179 +111,184 @@ pub(crate) fn unique_name(name: &str, taken: &[&str]) -> String {
 impl ManyRuns {
     /// `first_two`: runs A and B (A alone without run B), named, with their batches and
     /// analyses, as the two-run comparison made them.
-    pub(crate) fn new(state: AppState, golden: GoldenState, first_two: Memo<Vec<Run>>) -> Self {
+    pub(crate) fn new(
+        state: AppState,
+        golden: GoldenState,
+        first_two: impl Fn() -> Vec<Run> + Send + Sync + 'static,
+    ) -> Self {
         let added = RwSignal::new(Vec::<AddedRun>::new());
-        let added_analyses = Memo::new(move |previous: Option<&Vec<Shared<Analysis>>>| {
+        let runs = Memo::new(move |previous: Option<&Vec<Run>>| {
+            let mut runs = first_two();
+            let settings = state.settings.get();
+            let first_added = runs.len();
             added.with(|added| {
-                let settings = state.settings.get();
-                let mut analysed = Vec::with_capacity(added.len());
-                for (r, run) in added.iter().enumerate() {
-                    // `reanalyze` analyses afresh when the previous analysis at this
-                    // place is of another batch (a run was removed before it).
-                    let last = previous.and_then(|p| p.get(r));
+                for run in added {
+                    // A knob move redoes only the stages it reaches.
+                    let last = previous
+                        .and_then(|p| p.get(first_added..))
+                        .and_then(|p| p.iter().find(|r| r.batch == run.batch));
                     let again = match last {
-                        Some(last) => last.reanalyze(&run.batch, &settings),
+                        Some(last) => last.analysis.reanalyze(&run.batch, &settings),
                         None => analyze(&run.batch, &settings, false),
                     };
                     match again {
-                        Ok(analysis) => analysed.push(Shared::new(analysis)),
-                        // Invalid knobs: keep the last valid analyses, as the other tabs do.
-                        Err(_) => return previous.cloned().unwrap_or_default(),
+                        Ok(analysis) => runs.push(Run {
+                            name: run.name.clone(),
+                            batch: run.batch.clone(),
+                            analysis: Shared::new(analysis),
+                        }),
+                        // Invalid knobs: the last valid analysis, as the other tabs show.
+                        Err(_) => runs.extend(last.cloned()),
                     }
                 }
-                if let Some(previous) = previous {
-                    drop_after_paint(previous.clone());
-                }
-                analysed
-            })
-        });
-        let runs = Memo::new(move |_| {
-            let mut runs = first_two.get();
-            let analyses = added_analyses.get();
-            added.with(|added| {
-                runs.extend(added.iter().zip(analyses).map(|(run, analysis)| Run {
-                    name: run.name.clone(),
-                    batch: run.batch.clone(),
-                    analysis,
-                }))
             });
+            if let Some(previous) = previous {
+                drop_after_paint(previous.clone());
+            }
             runs
         });
-        let reports = evaluations(golden, runs);
-        // Names and batches: what the table reads besides the reports (a knob move
-        // changes neither).
-        let inputs = Memo::new(move |_| {
-            runs.with(|runs| {
-                runs.iter()
-                    .map(|r| (r.name.clone(), r.batch.clone()))
-                    .collect::<Vec<_>>()
-            })
-        });
-        let table = Memo::new(move |_| {
-            if inputs.with(|r| r.len() < 3) {
+        // The reports and the lists they were evaluated from: a run is evaluated again
+        // only when its accepted lists change (what `golden::evaluation` does for one).
+        let evaluated = StoredValue::new(Evaluated::new());
+        let table = Memo::new(move |previous: Option<&ManyTable>| {
+            if runs.with(|r| r.len() < 3) {
+                evaluated.set_value(Vec::new());
                 return ManyTable::Off;
             }
-            let Some(reports) = reports.get() else {
+            let Some(Ok(cases)) = golden.cases.get() else {
+                evaluated.set_value(Vec::new());
                 return ManyTable::NoCases;
             };
-            inputs.with(|inputs| {
-                let batches: Vec<(&str, &ParsedBatch)> = inputs
+            let before = evaluated.get_value();
+            let now: Evaluated = runs.with(|runs| {
+                runs.iter()
+                    .map(|run| {
+                        let lists = run.analysis.accepted_lists();
+                        let kept = before
+                            .iter()
+                            .find(|(batch, was, _)| *batch == run.batch && *was == lists);
+                        let report = match kept {
+                            Some((_, _, report)) => report.clone(),
+                            None => {
+                                #[cfg(feature = "test-hooks")]
+                                crate::test_hooks::GOLDEN_EVALUATIONS
+                                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                Shared::new(evaluate_analysis(&cases, &run.analysis))
+                            }
+                        };
+                        (run.batch.clone(), lists, report)
+                    })
+                    .collect()
+            });
+            let table = runs.with(|runs| {
+                let batches: Vec<(&str, &ParsedBatch)> =
+                    runs.iter().map(|r| (r.name.as_str(), &*r.batch)).collect();
+                let named: Vec<(&str, &GoldenReport)> = runs
                     .iter()
-                    .map(|(name, batch)| (name.as_str(), &**batch))
+                    .zip(&now)
+                    .map(|(r, (_, _, report))| (r.name.as_str(), &**report))
                     .collect();
-                let named: Vec<(&str, &GoldenReport)> = inputs
-                    .iter()
-                    .zip(&reports)
-                    .map(|((name, _), report)| (name.as_str(), &**report))
-                    .collect();
-                let table = check_many_batches(&batches).and_then(|collisions| {
+                check_many_batches(&batches).and_then(|collisions| {
                     let mut table = ManyRunTable::from_reports(&named)?;
                     table.notes.extend(collisions);
                     Ok(table)
-                });
-                match table {
-                    Ok(table) => ManyTable::Ready(Shared::new(table)),
-                    Err(error) => ManyTable::Invalid(error.message),
-                }
-            })
-        });
-        // A knob move that leaves every run's values as they were keeps the table (and
-        // its test): compared by value, not by allocation.
-        let ready = Memo::new(move |previous: Option<&Option<Shared<ManyRunTable>>>| {
-            let current = table.with(|t| match t {
-                ManyTable::Ready(table) => Some(table.clone()),
-                _ => None,
+                })
             });
-            match (previous, current) {
-                (Some(Some(previous)), Some(current)) if **previous == *current => {
-                    Some(previous.clone())
+            evaluated.set_value(now);
+            match (table, previous) {
+                // The same values (a knob that moved no accepted list): the same table,
+                // so its test stays.
+                (Ok(table), Some(ManyTable::Ready(before, _))) if **before == table => {
+                    previous.cloned().unwrap_or(ManyTable::Off)
                 }
-                (_, current) => current,
+                (Ok(table), _) => {
+                    let means = Shared::new(compare_many(&table, None, 0));
+                    ManyTable::Ready(Shared::new(table), means)
+                }
+                (Err(error), _) => ManyTable::Invalid(error.message),
             }
         });
-        let means = Memo::new(move |_| {
-            ready.with(|t| {
-                t.as_ref()
-                    .map(|table| Shared::new(compare_many(table, None, 0)))
-            })
-        });
-        let tested = RwSignal::new(None);
-        let progress = RwSignal::new((0, 0));
+        let test = RwSignal::new(TestState::Pending);
         let generation = StoredValue::new(0u64);
         Effect::new(move |_| {
-            let current = ready.get();
+            let current = table.with(|t| match t {
+                ManyTable::Ready(table, _) => Some(table.clone()),
+                _ => None,
+            });
             generation.update_value(|g| *g += 1);
             let Some(table) = current else {
                 return;
             };
-            if state.shown_view.get() != View::Compare {
-                return;
-            }
-            if tested.with_untracked(|t: &Option<(Shared<ManyRunTable>, _)>| {
-                t.as_ref().is_some_and(|(done, _)| *done == table)
-            }) {
+            if state.shown_view.get() != View::Compare
+                || test.with_untracked(|t| matches!(t, TestState::Done(done, _) if *done == table))
+            {
                 return;
             }
             let ticket = generation.get_value();
-            let test = ManyRunTest::new(&table, &SignificanceOptions::default());
-            progress.set(test.progress());
+            let run = ManyRunTest::new(&table, &SignificanceOptions::default());
+            if test.with_untracked(|t| *t != TestState::Pending) {
+                test.set(TestState::Pending);
+            }
             // Never on the frame of the input: after it is painted, in slices.
             after_paint(move || {
-                leptos::task::spawn_local(run_test(
-                    table, test, ticket, generation, tested, progress,
-                ))
+                leptos::task::spawn_local(run_test(table, run, ticket, generation, test))
             });
         });
         ManyRuns {
             added,
             runs,
             table,
-            ready,
-            means,
-            tested,
-            progress,
-            selected: RwSignal::new(Vec::new()),
+            test,
+            picked: RwSignal::new(Vec::new()),
             sort: RwSignal::new(None),
-            next_id: StoredValue::new(0),
         }
+    }
+
+    /// The comparison to show: the tested one when it is of the current table, else
+    /// the means alone (`false`: the test is pending).
+    pub(crate) fn shown(&self) -> Option<(bool, Shared<ManyRunComparison>)> {
+        self.table.with(|t| match t {
+            ManyTable::Ready(table, means) => Some(self.test.with(|test| match test {
+                TestState::Done(tested, c) if tested == table => (true, c.clone()),
+                _ => (false, means.clone()),
+            })),
+            _ => None,
+        })
     }
 
     /// Adds a run of `documents` (source name, text), named from its first file and
     /// made unique; `false` when the comparison already has the most runs it takes.
-    pub(crate) fn add_run(&self, documents: Vec<(String, String)>) -> bool {
-        let count = self.runs.with_untracked(Vec::len);
-        if documents.is_empty() || count >= MOST_RUNS {
-            return false;
-        }
+    pub(crate) fn add_run(&self, state: AppState, documents: Vec<(String, String)>) -> bool {
         let names: Vec<String> = self
             .runs
             .with_untracked(|runs| runs.iter().map(|r| r.name.clone()).collect());
+        let Some(first) = documents.first().filter(|_| names.len() < MOST_RUNS) else {
+            return false;
+        };
         let taken: Vec<&str> = names.iter().map(String::as_str).collect();
-        let name = unique_name(&documents[0].0, &taken);
+        let name = unique_name(&first.0, &taken);
         let batch = Shared::new(parse_documents(&documents));
-        let id = self.next_id.get_value();
-        self.next_id.set_value(id + 1);
+        let id = state.next_document_id();
         self.added
             .update(|added| added.push(AddedRun { id, name, batch }));
-        self.selected.set(Vec::new());
+        self.picked.set(Vec::new());
         true
     }
 
     pub(crate) fn remove_run(&self, id: u64) {
         self.added.update(|added| added.retain(|r| r.id != id));
-        self.selected.set(Vec::new());
+        self.picked.set(Vec::new());
     }
 
-    /// Replaces the added runs with those of the built-in sample (runs 3 to 5; runs 1
-    /// and 2 are A and B). Generated here, when asked for: the sample's text is not
-    /// part of the page.
+    /// The built-in sample: `SAMPLE_RUNS` runs' texts and their cases. Generated when
+    /// asked for: the sample's text is not part of the page.
     pub(crate) fn sample(&self) -> (Vec<String>, String) {
         generate_many_runs(SAMPLE_RUNS, SAMPLE_QUERIES, SAMPLE_CANDIDATES, SAMPLE_SEED)
     }
 
     /// Picks or unpicks row `run`; with two picked, they open as a pair.
     pub(crate) fn toggle(&self, run: usize) {
-        self.selected.update(|picked| {
+        self.picked.update(|picked| {
             if let Some(at) = picked.iter().position(|&r| r == run) {
                 picked.remove(at);
             } else {
@@ -294,95 +302,21 @@ impl ManyRuns {
 
     /// The two runs picked, as (A, B) of the pair view.
     pub(crate) fn picked_pair(&self) -> Option<(usize, usize)> {
-        self.selected.with(|picked| match picked.as_slice() {
+        self.picked.with(|picked| match picked.as_slice() {
             &[a, b] => Some((a, b)),
             _ => None,
         })
     }
 }
 
-/// Each run's golden evaluation against the cases, redone for a run only when its
-/// accepted lists change (what `golden::evaluation` does for one run); `None` without
-/// cases or with fewer than three runs (the two-run view evaluates its own).
-fn evaluations(
-    golden: GoldenState,
-    runs: Memo<Vec<Run>>,
-) -> Memo<Option<Vec<Shared<GoldenReport>>>> {
-    // Compared by value: a knob that moves no accepted list notifies nothing further.
-    let accepted = Memo::new(move |_| {
-        runs.with(|runs| {
-            if runs.len() < 3 {
-                return Vec::new();
-            }
-            runs.iter()
-                .map(|r| r.analysis.accepted_lists())
-                .collect::<Vec<AcceptedLists>>()
-        })
-    });
-    // The lists each report was made from, to keep the reports of unchanged runs.
-    let made_from = StoredValue::new(Vec::<(Shared<ParsedBatch>, AcceptedLists)>::new());
-    Memo::new(
-        move |previous: Option<&Option<Vec<Shared<GoldenReport>>>>| {
-            let Some(Ok(cases)) = golden.cases.get() else {
-                made_from.set_value(Vec::new());
-                return None;
-            };
-            let lists = accepted.get();
-            if lists.is_empty() {
-                return None;
-            }
-            let previous = previous.cloned().flatten().unwrap_or_default();
-            // The previous reports hold only for the same cases.
-            let same_cases = golden
-                .cases
-                .with_untracked(|c| matches!(c, Some(Ok(c)) if *c == cases));
-            let before = made_from.get_value();
-            let reports = runs.with_untracked(|runs| {
-                runs.iter()
-                    .zip(lists.iter())
-                    .enumerate()
-                    .map(|(r, (run, lists))| {
-                        let kept =
-                            before
-                                .get(r)
-                                .zip(previous.get(r))
-                                .filter(|((batch, was), _)| {
-                                    same_cases && *batch == run.batch && was == lists
-                                });
-                        match kept {
-                            Some((_, report)) => report.clone(),
-                            None => {
-                                #[cfg(feature = "test-hooks")]
-                                crate::test_hooks::GOLDEN_EVALUATIONS
-                                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                                Shared::new(evaluate_analysis(&cases, &run.analysis))
-                            }
-                        }
-                    })
-                    .collect::<Vec<_>>()
-            });
-            made_from.set_value(
-                runs.with_untracked(|runs| {
-                    runs.iter().map(|r| r.batch.clone()).collect::<Vec<_>>()
-                })
-                .into_iter()
-                .zip(lists)
-                .collect(),
-            );
-            Some(reports)
-        },
-    )
-}
-
 /// Runs `test` of `table` a slice at a time, yielding to the browser between slices,
 /// until done or until a newer table (another `generation`) replaces it.
 async fn run_test(
     table: Shared<ManyRunTable>,
-    mut test: ManyRunTest,
+    mut run: ManyRunTest,
     ticket: u64,
     generation: StoredValue<u64>,
-    tested: RwSignal<Option<(Shared<ManyRunTable>, Shared<ManyRunComparison>)>>,
-    progress: RwSignal<Progress>,
+    test: RwSignal<TestState>,
 ) {
     loop {
         if generation.try_get_value() != Some(ticket) {
@@ -390,22 +324,43 @@ async fn run_test(
         }
         let started = js_sys::Date::now();
         let done = loop {
-            if test.advance(STEPS_PER_LOOK) {
+            if run.advance(STEPS_PER_LOOK) {
                 break true;
             }
             if js_sys::Date::now() - started > SLICE_MS {
                 break false;
             }
         };
-        progress.set(test.progress());
         if done {
             break;
         }
+        show_progress(run.progress());
         next_task().await;
     }
-    let significance = test.finish();
+    let significance = run.finish();
     let comparison = compare_many(&table, Some(&significance), 0);
-    tested.set(Some((table, Shared::new(comparison))));
+    test.set(TestState::Done(table, Shared::new(comparison)));
+}
+
+/// The id of the line that shows the test's progress.
+pub(crate) const PROGRESS_ID: &str = "compare-many-progress";
+
+/// Writes the test's progress into its line directly: a signal set on every slice
+/// would rebuild the table under the pointer (and swallow a click).
+fn show_progress((done, all): (usize, usize)) {
+    // Looked up from the body: the element's lookup is one the page already imports.
+    let body = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body());
+    let line = body.and_then(|b| {
+        b.query_selector(&["#", PROGRESS_ID].concat())
+            .ok()
+            .flatten()
+    });
+    if let Some(line) = line {
+        let percent = (done * 100).checked_div(all).unwrap_or(0);
+        line.set_text_content(Some(&["Testing: ", &percent.to_string(), "%"].concat()));
+    }
 }
 
 /// The built-in runs' texts as (source name, text), run 1 first.
