@@ -106,10 +106,10 @@ pub use crate::runs::{
 
 // Many runs of the same queries at once: means, intervals, randomised Tukey HSD, letters.
 pub use crate::runs::{
-    check_run_names, compact_letters, compare_many, compare_many_batches, many_runs_gate,
-    many_runs_markdown, many_runs_summary_text, ManyRunCases, ManyRunComparison, ManyRunError,
-    ManyRunMetric, ManyRunOptions, ManyRunSignificance, ManyRunTable, ManyRunTest, PartialCase,
-    RandomisedTukey, TukeyHsd, MANY_RUNS_VERSION, MOST_RUNS,
+    check_many_batches, check_run_names, compact_letters, compare_many, compare_many_batches,
+    many_runs_gate, many_runs_markdown, many_runs_summary_text, ManyRunCases, ManyRunComparison,
+    ManyRunError, ManyRunMetric, ManyRunOptions, ManyRunSignificance, ManyRunTable, ManyRunTest,
+    PartialCase, RandomisedTukey, TukeyHsd, MANY_RUNS_VERSION, MOST_RUNS,
 };
 
 // Statistics the comparisons use, for checking them against references.

@@ -1,6 +1,7 @@
 //! Browser benchmark of the Compare tab: run A and run B of about 100,000 candidates
 //! each (the paired generator's dense and hybrid runs), a knob moved, the time to the
-//! next painted frame. Prints figures; asserts no timings.
+//! next painted frame; and five runs at once (the many-run test, and a knob move with
+//! five runs loaded). Prints figures; asserts no timings.
 //!
 //! Run it as `bash scripts/bench.sh browser` runs the slider benchmark, with
 //! `--test bench_compare`.
@@ -316,5 +317,134 @@ fn significance_of_1000_cases() {
         summary(&permutation_ms),
         summary(&bootstrap_ms),
         summary(&t_test_ms)
+    );
+}
+
+/// Five runs of the many-run generator: 1,010 queries, of which the last run misses one
+/// in 97, so 1,000 cases every run answered.
+const MANY_RUNS: usize = 5;
+const MANY_QUERIES: usize = 1_010;
+const MANY_GOAL_MS: f64 = 250.0;
+
+/// The many-run test (randomised Tukey HSD and bootstrap intervals, what the Compare
+/// tab runs after the paint with three or more runs), in this page's wasm.
+#[wasm_bindgen_test]
+fn many_run_test_of_5_runs_and_1000_cases() {
+    let (runs, cases_text) =
+        ragtrace_core::generate_many_runs(MANY_RUNS, MANY_QUERIES, CANDIDATES_PER_TRACE, 7);
+    let cases = parse_cases("cases.json", &cases_text).unwrap();
+    let settings = ragtrace_core::Settings::default();
+    let names: Vec<String> = (1..=MANY_RUNS).map(|r| format!("run-{r}")).collect();
+    let reports: Vec<_> = runs
+        .iter()
+        .zip(&names)
+        .map(|(text, name)| {
+            let batch = ragtrace_core::parse_document(name, text);
+            let analysis = ragtrace_core::analyze(&batch, &settings, false).unwrap();
+            evaluate_analysis(&cases, &analysis)
+        })
+        .collect();
+    let named: Vec<(&str, &ragtrace_core::GoldenReport)> =
+        names.iter().map(String::as_str).zip(&reports).collect();
+    let t = now();
+    let table = ragtrace_core::ManyRunTable::from_reports(&named).unwrap();
+    let means = ragtrace_core::compare_many(&table, None, 0);
+    let means_ms = now() - t;
+    assert_eq!(table.case_ids.len(), 1_000);
+    let options = SignificanceOptions::default();
+    let mut whole_ms = Vec::new();
+    let mut sliced_ms = Vec::new();
+    for _ in 0..SIGNIFICANCE_RUNS {
+        let t = now();
+        let tested = ragtrace_core::ManyRunTest::new(&table, &options).finish();
+        whole_ms.push(now() - t);
+        assert_eq!(tested.p.len(), DELTA_METRICS.len());
+        // As the page advances it: a few steps between looks at the clock.
+        let t = now();
+        let mut test = ragtrace_core::ManyRunTest::new(&table, &options);
+        while !test.advance(32) {}
+        drop(test.finish());
+        sliced_ms.push(now() - t);
+    }
+    let whole = median(whole_ms.clone());
+    console_log!(
+        "bench: many runs {MANY_RUNS} x {} cases x {} metrics, {} permutations + {} bootstrap resamples (ManyRunTest): {} = {:.2} x the {MANY_GOAL_MS:.0} ms goal",
+        table.case_ids.len(),
+        DELTA_METRICS.len(),
+        options.permutations,
+        options.resamples,
+        summary(&whole_ms),
+        whole / MANY_GOAL_MS
+    );
+    console_log!(
+        "bench: of which in steps of 32 (the page's slices, without the pauses between them) {}; the table and its means without the test (from_reports, compare_many) {means_ms:.1} ms",
+        summary(&sliced_ms)
+    );
+    drop(means);
+}
+
+fn many_pending(root: &web_sys::Element) -> bool {
+    root.query_selector("#compare-many-table .pending")
+        .unwrap()
+        .is_some()
+}
+
+/// Five runs loaded in the Compare tab with their cases: a knob move that changes the
+/// accepted lists (returnN) re-analyses and re-evaluates every run and shows the new
+/// means in the next frame, with the test pending in it; the test follows in slices.
+#[wasm_bindgen_test]
+async fn knob_to_next_frame_with_5_runs() {
+    let (runs, cases) =
+        ragtrace_core::generate_many_runs(MANY_RUNS, MANY_QUERIES, CANDIDATES_PER_TRACE, 7);
+    use_site_style();
+    let (root, _app) = mount_fresh();
+    settle().await;
+    pick_file(&root, "#file-input", "run-1.json", &runs[0]);
+    wait_for(&root, ".tabs", &format!("Batch ({MANY_QUERIES} traces)")).await;
+    click(&root, "#tab-golden");
+    settle().await;
+    pick_file(&root, "#golden-file-input", "cases.json", &cases);
+    wait_for(&root, "#golden-source", "cases").await;
+    click(&root, "#tab-compare");
+    settle().await;
+    pick_file(&root, "#compare-file-input", "run-2.json", &runs[1]);
+    wait_for(&root, "#compare-counts", "pairs").await;
+    for (r, text) in runs.iter().enumerate().skip(2) {
+        pick_file(
+            &root,
+            "#compare-run-input",
+            &format!("run-{}.json", r + 1),
+            text,
+        );
+        wait_for(&root, "#compare-run-list", &format!("run-{}.json", r + 1)).await;
+    }
+    wait_for(&root, "#compare-many-counts", "1000 cases in common").await;
+    assert!(
+        wait_until(60, || !many_pending(&root)).await,
+        "the many-run test stayed pending"
+    );
+    next_frame().await;
+    let frame_interval_ms = frame_interval(ROUNDS).await;
+    let (mut frame_ms, mut tested_ms, mut pending_at_paint) = (Vec::new(), Vec::new(), 0);
+    for i in 0..RETURN_N_ROUNDS {
+        let value = ["4", "5"][i % 2];
+        let t = now();
+        set_input(&root, "#knob-returnN", value, "change");
+        next_frame().await;
+        let pending = many_pending(&root);
+        sleep(0).await;
+        frame_ms.push(now() - t);
+        pending_at_paint += usize::from(pending);
+        while many_pending(&root) {
+            sleep(0).await;
+        }
+        next_frame().await;
+        tested_ms.push(now() - t);
+    }
+    console_log!(
+        "bench: compare tab, {MANY_RUNS} runs x {MANY_QUERIES} traces of {CANDIDATES_PER_TRACE} candidates, 1000 cases: returnN input -> next painted frame {} = {:.2} frames of {frame_interval_ms:.1} ms; test pending in that frame in {pending_at_paint} of {RETURN_N_ROUNDS} moves; input -> letters and intervals painted {}",
+        summary(&frame_ms),
+        median(frame_ms.clone()) / frame_interval_ms,
+        summary(&tested_ms)
     );
 }

@@ -35,10 +35,10 @@ pub use golden_delta::{
     Significance, SignificanceOptions, ValuePair, DELTA_METRICS,
 };
 pub use many::{
-    check_run_names, compact_letters, compare_many, compare_many_batches, many_runs_gate,
-    many_runs_markdown, many_runs_summary_text, ManyRunCases, ManyRunComparison, ManyRunError,
-    ManyRunMetric, ManyRunOptions, ManyRunSignificance, ManyRunTable, ManyRunTest, PartialCase,
-    RandomisedTukey, TukeyHsd, MANY_RUNS_VERSION, MOST_RUNS,
+    check_many_batches, check_run_names, compact_letters, compare_many, compare_many_batches,
+    many_runs_gate, many_runs_markdown, many_runs_summary_text, ManyRunCases, ManyRunComparison,
+    ManyRunError, ManyRunMetric, ManyRunOptions, ManyRunSignificance, ManyRunTable, ManyRunTest,
+    PartialCase, RandomisedTukey, TukeyHsd, MANY_RUNS_VERSION, MOST_RUNS,
 };
 pub use paired::{
     compare_paired, compare_runs, recompare_paired, CompareOptions, Distribution, GroupSummary,

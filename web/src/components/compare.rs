@@ -5,6 +5,7 @@
 use crate::components::compare_pair::{PairTable, PairView};
 use crate::components::dom;
 use crate::components::error_panel::InputErrorItem;
+use crate::components::many_runs::{AddedRuns, ManyRunsTable};
 use crate::format::{count, level_class, number, optional_number, LEVELS};
 use crate::state::compare::{CompareState, RunB, PASTED_B_SOURCE};
 use crate::state::golden::GoldenState;
@@ -51,6 +52,8 @@ pub(crate) fn CompareView() -> impl IntoView {
     view! {
         <div class="compare-view">
             <RunBInput/>
+            <AddedRuns/>
+            <ManyRunsTable/>
             {move || match shown.get() {
                 Shown::Empty => view! {
                     <p class="empty" id="compare-empty">
@@ -176,6 +179,7 @@ fn RunBInput() -> impl IntoView {
                 <button
                     type="button"
                     class="quiet"
+                    id="compare-clear-b"
                     on:click=move |_| {
                         compare.run_b.set(RunB::None);
                         compare.open_pair.set(None);
@@ -365,6 +369,17 @@ fn Comparison() -> impl IntoView {
             })
         })
     };
+    // With more runs, the names of the two compared (the picked pair's, else A and B).
+    let pair_title = move || {
+        let (i, j) = compare.many.picked_pair().unwrap_or((0, 1));
+        compare
+            .many
+            .runs
+            .with(|runs| match (runs.len() > 2, runs.get(i), runs.get(j)) {
+                (true, Some(a), Some(b)) => [a.name.as_str(), " → ", &b.name].concat(),
+                _ => "Run A → run B".to_owned(),
+            })
+    };
     // The options change only with the runs' modes, not with knobs.
     let groups = Memo::new(move |_| {
         compare.comparison.with(|c| {
@@ -400,7 +415,7 @@ fn Comparison() -> impl IntoView {
     view! {
         <section class="panel compare-summary" aria-labelledby="compare-summary-title">
             <div class="panel-title-row">
-                <h2 id="compare-summary-title">"Run A → run B"</h2>
+                <h2 id="compare-summary-title">{pair_title}</h2>
                 <span class="hint" id="compare-counts">{summary}</span>
                 <label>
                     "Mode pair "

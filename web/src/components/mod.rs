@@ -19,6 +19,7 @@ pub mod golden;
 pub(crate) mod input;
 pub(crate) mod knobs;
 pub(crate) mod load_progress;
+pub(crate) mod many_runs;
 pub(crate) mod sort_header;
 pub(crate) mod sweep_plot;
 pub mod trace_list;

@@ -7,6 +7,11 @@
 //! traces run B (the split is a memo of the batch, redone only when the batch changes).
 //! The significance tests are the slow part: they run after the next paint and are
 //! `None` ("pending") until then, so no knob waits for them.
+//!
+//! Further runs (C, D, ...) are added in [`many_runs`]: with three or more, the tab
+//! ranks them all, and two runs picked there replace A and B in the pair view.
+
+pub(crate) mod many_runs;
 
 use super::golden::{evaluation, GoldenState};
 use super::{AppState, Shared, View};
@@ -15,6 +20,7 @@ use crate::samples::{
     paired_sample, PAIRED_CASES_SOURCE, PAIRED_DENSE_SOURCE, PAIRED_HYBRID_SOURCE,
 };
 use leptos::prelude::*;
+use many_runs::{sample_documents, sample_run_source, ManyRuns, Run, SAMPLE_CASES_SOURCE};
 use ragtrace_core::parse_documents;
 use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{
@@ -98,6 +104,9 @@ impl Default for PairControls {
     }
 }
 
+/// The names of runs A and B when the batch is split.
+pub(crate) const SPLIT_NAMES: [&str; 2] = ["dense traces", "hybrid traces"];
+
 /// The source name of text pasted as run B.
 pub(crate) const PASTED_B_SOURCE: &str = "pasted run B";
 
@@ -125,6 +134,16 @@ pub(crate) struct CompareState {
     /// (the golden deltas tested, the same with their significance), once computed
     /// after a paint; pending while absent or while its first part is not `golden`.
     pub significance: RwSignal<Option<Tested>>,
+    /// The runs besides A and B, and the table of all of them.
+    pub many: ManyRuns,
+}
+
+/// The name a run takes from its first document (`fallback` without one).
+fn first_source(batch: &ParsedBatch, fallback: &str) -> String {
+    batch
+        .documents
+        .first()
+        .map_or_else(|| fallback.to_owned(), |d| d.source.clone())
 }
 
 fn subset(batch: &ParsedBatch, mode: CanonicalLabel) -> Shared<ParsedBatch> {
@@ -170,19 +189,7 @@ impl CompareState {
                 ))
             })
         });
-        // Which traces pair depends on the input only: redone when a batch changes.
-        let pairing = Memo::new(move |_| {
-            let pair =
-                |a: &ParsedBatch, b: &ParsedBatch| Shared::new(pair_runs(&a.traces, &b.traces));
-            match split_batches.get() {
-                Some((a, b)) => Some(pair(&a, &b)),
-                None => {
-                    let b = parsed_b.get()?;
-                    Some(state.analysed_batch.with(|a| pair(a, &b)))
-                }
-            }
-        });
-        let runs = Memo::new(move |previous: Option<&Option<Runs>>| {
+        let base_runs = Memo::new(move |previous: Option<&Option<Runs>>| {
             // A knob move redoes only the stages it reaches; `reanalyze` analyses afresh
             // when the previous analysis is of another batch.
             let last = previous.and_then(Option::as_ref);
@@ -218,6 +225,75 @@ impl CompareState {
                 // Invalid knobs: keep the last valid comparison, as the other tabs do.
                 Some(Err(_)) => previous.cloned().flatten(),
             }
+        });
+        // Runs A and B (A alone without run B) as the many-run table counts them.
+        let first_two = move || {
+            let (a_batch, b_batch, names) = match split_batches.get() {
+                Some((a, b)) => (a, Some(b), SPLIT_NAMES.map(str::to_owned)),
+                None => {
+                    let a = state
+                        .analysis_batch
+                        .get()
+                        .unwrap_or_else(|| state.analysed_batch.get());
+                    let b = parsed_b.get();
+                    let names = [
+                        first_source(&a, "run A"),
+                        b.as_ref()
+                            .map_or_else(String::new, |b| first_source(b, "run B")),
+                    ];
+                    (a, b, names)
+                }
+            };
+            let [a_name, b_name] = names;
+            match (base_runs.get(), b_batch) {
+                (Some((a, b)), Some(b_batch)) => vec![
+                    Run {
+                        name: a_name,
+                        batch: a_batch,
+                        analysis: a,
+                    },
+                    Run {
+                        name: b_name,
+                        batch: b_batch,
+                        analysis: b,
+                    },
+                ],
+                _ => state
+                    .analysis
+                    .get()
+                    .map(|a| Run {
+                        name: a_name,
+                        batch: a_batch,
+                        analysis: a,
+                    })
+                    .into_iter()
+                    .collect(),
+            }
+        };
+        let many = ManyRuns::new(state, golden, first_two);
+        // Which traces pair depends on the input only: redone when a batch changes, or
+        // when two runs picked in the table replace A and B.
+        let pairing = Memo::new(move |_| {
+            let pair =
+                |a: &ParsedBatch, b: &ParsedBatch| Shared::new(pair_runs(&a.traces, &b.traces));
+            if let Some((i, j)) = many.picked_pair() {
+                return many
+                    .runs
+                    .with(|runs| Some(pair(&runs.get(i)?.batch, &runs.get(j)?.batch)));
+            }
+            match split_batches.get() {
+                Some((a, b)) => Some(pair(&a, &b)),
+                None => {
+                    let b = parsed_b.get()?;
+                    Some(state.analysed_batch.with(|a| pair(a, &b)))
+                }
+            }
+        });
+        let runs = Memo::new(move |_| match many.picked_pair() {
+            Some((i, j)) => many
+                .runs
+                .with(|runs| Some((runs.get(i)?.analysis.clone(), runs.get(j)?.analysis.clone()))),
+            None => base_runs.get(),
         });
         let rbo_p = RwSignal::new(CompareOptions::default().rbo_p);
         // The runs the last comparison was made of: after a knob that left the blocks'
@@ -287,6 +363,7 @@ impl CompareState {
             comparison,
             golden: golden_comparison,
             significance,
+            many,
         }
     }
 
@@ -314,6 +391,33 @@ impl CompareState {
         }
         golden.load(PAIRED_CASES_SOURCE.to_owned(), cases.clone());
         self.run_b.set(RunB::Sample);
+        self.open_pair.set(None);
+        state.view.set(View::Compare);
+    }
+
+    /// Loads the built-in many-run sample: its first run joins the loaded batch as run
+    /// A, its second is run B, the others are added; and its cases.
+    pub(crate) fn load_many_sample(&self, state: AppState, golden: GoldenState) {
+        let (runs, cases) = self.many.sample();
+        let mut documents = sample_documents(runs).into_iter();
+        let first = sample_run_source(1);
+        let loaded = state
+            .documents
+            .with_untracked(|docs| docs.iter().any(|d| d.name == first));
+        if let Some((name, text)) = documents.next() {
+            if !loaded {
+                state.add_document(name, text, crate::state::Origin::File);
+            }
+        }
+        if let Some(b) = documents.next() {
+            self.run_b.set(RunB::Documents(vec![b]));
+        }
+        self.many.added.set(Vec::new());
+        self.many.picked.set(Vec::new());
+        for (name, text) in documents {
+            self.many.add_run(state, vec![(name, text.to_string())]);
+        }
+        golden.load(SAMPLE_CASES_SOURCE.to_owned(), cases);
         self.open_pair.set(None);
         state.view.set(View::Compare);
     }

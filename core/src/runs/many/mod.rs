@@ -689,6 +689,33 @@ fn repeated_keys_note(name: &str, batch: &crate::ParsedBatch) -> Option<String> 
     })
 }
 
+/// What [`compare_many_batches`] checks of the parsed runs before analysing them: their
+/// names ([`check_run_names`]) and that every run has a trace. `Ok` holds the notes on
+/// traces of a run that repeat a key, for [`ManyRunTable::notes`]. The page checks its
+/// runs with it, then evaluates each run as its knobs change.
+pub fn check_many_batches(
+    runs: &[(&str, &crate::ParsedBatch)],
+) -> Result<Vec<String>, ManyRunError> {
+    let names: Vec<&str> = runs.iter().map(|(name, _)| *name).collect();
+    check_run_names(&names)?;
+    for (r, (name, batch)) in runs.iter().enumerate() {
+        if batch.traces.is_empty() {
+            let unreadable = match batch.errors.len() {
+                0 => String::new(),
+                n => format!(" ({n} part(s) of it could not be read)"),
+            };
+            return Err(error(
+                format!("/runs/{r}"),
+                format!("run \"{name}\" has no trace{unreadable}: give it a file of traces, or leave it out"),
+            ));
+        }
+    }
+    Ok(runs
+        .iter()
+        .filter_map(|(name, batch)| repeated_keys_note(name, batch))
+        .collect())
+}
+
 /// Everything the many-run `compare.json` holds for parsed runs: each analysed under
 /// `settings`, evaluated against `cases`, paired by case, tested (default seeds unless
 /// `options` say otherwise). The one entry point of the CLI's `compare --run`, the JS
@@ -713,18 +740,7 @@ pub fn compare_many_batches(
             )
         })?,
     };
-    for (r, (name, batch)) in runs.iter().enumerate() {
-        if batch.traces.is_empty() {
-            let unreadable = match batch.errors.len() {
-                0 => String::new(),
-                n => format!(" ({n} part(s) of it could not be read)"),
-            };
-            return Err(error(
-                format!("/runs/{r}"),
-                format!("run \"{name}\" has no trace{unreadable}: give it a file of traces, or leave it out"),
-            ));
-        }
-    }
+    let collisions = check_many_batches(runs)?;
     let mut reports = Vec::with_capacity(runs.len());
     let mut config = None;
     for (_, batch) in runs {
@@ -735,10 +751,6 @@ pub fn compare_many_batches(
     }
     let named: Vec<(&str, &GoldenReport)> = names.iter().copied().zip(&reports).collect();
     let mut table = ManyRunTable::from_reports(&named)?;
-    let collisions: Vec<String> = runs
-        .iter()
-        .filter_map(|(name, batch)| repeated_keys_note(name, batch))
-        .collect();
     table.notes.extend(collisions);
     let significance = ManyRunTest::new(&table, &options.significance).finish();
     let mut comparison = compare_many(&table, Some(&significance), baseline);
