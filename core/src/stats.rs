@@ -292,20 +292,25 @@ pub fn bootstrap_mean_intervals(
     bootstrap.intervals(level)
 }
 
+/// Measures a resample sums side by side: independent sums the processor adds at
+/// once, few enough to stay in registers.
+const SUMMED_TOGETHER: usize = 8;
+
 /// The percentile bootstrap of [`bootstrap_mean_intervals`] run a few resamples at a
 /// time, so a page can spread it over frames: the draws come from one generator in one
 /// order, so the intervals do not depend on how the work was split.
 #[derive(Debug, Clone)]
 pub struct BootstrapMeans {
-    /// `[case][measure]`, `width` measures a row.
-    rows: Vec<f64>,
-    width: usize,
+    /// `[measure][case]`: a measure's values side by side, so that summing a few
+    /// measures over the drawn cases keeps their sums in registers.
+    columns: Vec<f64>,
     cases: usize,
     resamples: usize,
     rng: SplitMix64,
     /// Per measure, the resampled means so far.
     means: Vec<Vec<f64>>,
-    sums: Vec<f64>,
+    /// The cases of the resample being summed.
+    drawn: Vec<usize>,
 }
 
 impl BootstrapMeans {
@@ -313,14 +318,17 @@ impl BootstrapMeans {
     pub fn new(rows: Vec<f64>, width: usize, resamples: usize, seed: u64) -> Self {
         let cases = rows.len().checked_div(width).unwrap_or(0);
         let resamples = if cases == 0 { 0 } else { resamples };
+        let mut columns = Vec::with_capacity(cases * width);
+        for measure in 0..width {
+            columns.extend((0..cases).map(|case| rows[case * width + measure]));
+        }
         BootstrapMeans {
-            rows,
-            width,
+            columns,
             cases,
             resamples,
             rng: SplitMix64::new(seed),
             means: vec![Vec::with_capacity(resamples); width],
-            sums: vec![0.0; width],
+            drawn: Vec::with_capacity(cases),
         }
     }
 
@@ -337,21 +345,39 @@ impl BootstrapMeans {
     /// Draws up to `budget` more resamples; returns how many it drew.
     pub fn advance(&mut self, budget: usize) -> usize {
         let steps = budget.min(self.remaining());
-        let (n, width) = (self.cases, self.width);
+        let n = self.cases;
         for _ in 0..steps {
-            self.sums.iter_mut().for_each(|s| *s = 0.0);
+            // The same draws, and each measure summed in the order of its draws, as a
+            // case-by-case loop: the same bits, with several sums at a time in registers.
+            self.drawn.clear();
             for _ in 0..n {
-                let i = self.rng.below(n);
-                for (s, d) in self
-                    .sums
-                    .iter_mut()
-                    .zip(&self.rows[i * width..(i + 1) * width])
-                {
-                    *s += d;
+                self.drawn.push(self.rng.below(n));
+            }
+            let mut groups = self.columns.chunks_exact(SUMMED_TOGETHER * n);
+            let mut means = self.means.chunks_exact_mut(SUMMED_TOGETHER);
+            for (group, means) in (&mut groups).zip(&mut means) {
+                let columns: [&[f64]; SUMMED_TOGETHER] =
+                    std::array::from_fn(|k| &group[k * n..(k + 1) * n]);
+                let mut sums = [0.0f64; SUMMED_TOGETHER];
+                for &i in &self.drawn {
+                    for (sum, column) in sums.iter_mut().zip(&columns) {
+                        *sum += column[i];
+                    }
+                }
+                for (m, s) in means.iter_mut().zip(sums) {
+                    m.push(s / n as f64);
                 }
             }
-            for (m, s) in self.means.iter_mut().zip(&self.sums) {
-                m.push(s / n as f64);
+            for (column, m) in groups
+                .remainder()
+                .chunks_exact(n)
+                .zip(means.into_remainder())
+            {
+                let mut sum = 0.0f64;
+                for &i in &self.drawn {
+                    sum += column[i];
+                }
+                m.push(sum / n as f64);
             }
         }
         steps
