@@ -353,31 +353,26 @@ impl BootstrapMeans {
             for _ in 0..n {
                 self.drawn.push(self.rng.below(n));
             }
-            let mut groups = self.columns.chunks_exact(SUMMED_TOGETHER * n);
-            let mut means = self.means.chunks_exact_mut(SUMMED_TOGETHER);
-            for (group, means) in (&mut groups).zip(&mut means) {
-                let columns: [&[f64]; SUMMED_TOGETHER] =
-                    std::array::from_fn(|k| &group[k * n..(k + 1) * n]);
-                let mut sums = [0.0f64; SUMMED_TOGETHER];
-                for &i in &self.drawn {
-                    for (sum, column) in sums.iter_mut().zip(&columns) {
-                        *sum += column[i];
-                    }
+            // Groups of at most SUMMED_TOGETHER measures, as even as possible: a group
+            // of one would be a single chain of dependent additions.
+            let width = self.means.len();
+            let groups = width.div_ceil(SUMMED_TOGETHER);
+            let mut first = 0;
+            for g in 0..groups {
+                let size = width / groups + usize::from(g < width % groups);
+                let columns = &self.columns[first * n..(first + size) * n];
+                let means = &mut self.means[first..first + size];
+                match size {
+                    1 => sum_group::<1>(columns, &self.drawn, means),
+                    2 => sum_group::<2>(columns, &self.drawn, means),
+                    3 => sum_group::<3>(columns, &self.drawn, means),
+                    4 => sum_group::<4>(columns, &self.drawn, means),
+                    5 => sum_group::<5>(columns, &self.drawn, means),
+                    6 => sum_group::<6>(columns, &self.drawn, means),
+                    7 => sum_group::<7>(columns, &self.drawn, means),
+                    _ => sum_group::<SUMMED_TOGETHER>(columns, &self.drawn, means),
                 }
-                for (m, s) in means.iter_mut().zip(sums) {
-                    m.push(s / n as f64);
-                }
-            }
-            for (column, m) in groups
-                .remainder()
-                .chunks_exact(n)
-                .zip(means.into_remainder())
-            {
-                let mut sum = 0.0f64;
-                for &i in &self.drawn {
-                    sum += column[i];
-                }
-                m.push(sum / n as f64);
+                first += size;
             }
         }
         steps
@@ -398,6 +393,22 @@ impl BootstrapMeans {
                 Some((quantile(&sorted, tail), quantile(&sorted, 1.0 - tail)))
             })
             .collect()
+    }
+}
+
+/// Adds to each of `K` measures' means (`columns`: `K` columns of the cases) the mean
+/// of the drawn cases, each sum in the order of the draws.
+fn sum_group<const K: usize>(columns: &[f64], drawn: &[usize], means: &mut [Vec<f64>]) {
+    let n = columns.len() / K;
+    let columns: [&[f64]; K] = std::array::from_fn(|k| &columns[k * n..(k + 1) * n]);
+    let mut sums = [0.0f64; K];
+    for &i in drawn {
+        for (sum, column) in sums.iter_mut().zip(&columns) {
+            *sum += column[i];
+        }
+    }
+    for (m, s) in means.iter_mut().zip(sums) {
+        m.push(s / n as f64);
     }
 }
 
