@@ -50,8 +50,9 @@ fi
 # The runner's defaults (20 s for a whole test file, 5 s for a driver to start)
 # are too tight for a busy 2-core machine: a Firefox run of web/tests/app.rs was
 # cut off once while other builds shared the cores, with every test passing on
-# the re-run. Generous limits change nothing for a run that passes.
-export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-180}
+# the re-run. Generous limits change nothing for a run that passes. The many-run
+# tests wait for 10,000 permutations and resamples in an unoptimised build.
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-600}
 export WASM_BINDGEN_TEST_DRIVER_TIMEOUT=${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}
 
 browsers=(--chrome --firefox)
