@@ -419,16 +419,26 @@ class Audit {
   }
 
   // Clicks each enabled element matching `selector` (and `accept`), found anew
-  // before each click: a click may rebuild what it is in.
+  // before each click: a click may rebuild what it is in, and so may work the page
+  // finishes after a paint (the many-run test rebuilds its table when it ends), so
+  // an element detached before its click is found again.
   async clickAll(page, selector, accept = () => true) {
     const count = await page.$$eval(selector, (els) => els.length);
     for (let i = 0; i < count; i += 1) {
-      const handle = (await page.$$(selector))[i];
-      if (!handle) continue;
-      const button = await handle.evaluate((b) => ({ disabled: Boolean(b.disabled), textContent: b.textContent }));
-      if (button.disabled || !accept(button)) continue;
-      await handle.evaluate((el) => el.scrollIntoView({ block: "center" }));
-      await handle.click();
+      for (let attempt = 1; ; attempt += 1) {
+        const handle = (await page.$$(selector))[i];
+        if (!handle) break;
+        try {
+          const button = await handle.evaluate((b) => ({ disabled: Boolean(b.disabled), textContent: b.textContent }));
+          if (button.disabled || !accept(button)) break;
+          await handle.evaluate((el) => el.scrollIntoView({ block: "center" }));
+          await handle.click();
+          break;
+        } catch (error) {
+          if (attempt >= 3 || !/detached/i.test(String(error))) throw error;
+          await sleep(300);
+        }
+      }
       await sleep(150);
     }
   }

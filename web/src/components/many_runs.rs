@@ -165,6 +165,9 @@ pub(crate) fn AddedRuns() -> impl IntoView {
                     aria-label="Run files"
                     accept=".json,.jsonl,.ndjson,.txt,application/json,text/plain"
                     on:change=on_files
+                    // The button's click opens the picker with a click on this input:
+                    // bubbling up, it would re-enter the panel's listener while it runs.
+                    on:click=|ev| ev.stop_propagation()
                 />
             </div>
             <div class="compare-drop compare-run-drop" id="compare-run-drop" on:drop=on_drop>
