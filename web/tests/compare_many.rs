@@ -40,6 +40,21 @@ fn expected(settings: &Settings) -> ManyRunComparison {
     compare_many_batches(&named, settings, &cases, &ManyRunOptions::default()).unwrap()
 }
 
+/// The core's refusal of these runs under the default settings: what the page must say.
+fn refusal(
+    named: &[(&str, &ragtrace_core::ParsedBatch)],
+    cases: &ragtrace_core::CaseSet,
+) -> String {
+    compare_many_batches(
+        named,
+        &Settings::default(),
+        cases,
+        &ManyRunOptions::default(),
+    )
+    .unwrap_err()
+    .message
+}
+
 fn cell_text(root: &web_sys::Element, run: usize, metric: &str, part: &str) -> String {
     text(
         root,
@@ -93,6 +108,14 @@ fn assert_table_shows(root: &web_sys::Element, c: &ManyRunComparison, tested: bo
         .map(|li| li.text_content().unwrap_or_default())
         .collect();
     assert_eq!(notes, c.notes);
+}
+
+/// The runs in the table's order.
+fn row_order(root: &web_sys::Element) -> Vec<usize> {
+    find_all(root, "#compare-many-table .trow[data-run]")
+        .iter()
+        .map(|row| row.get_attribute("data-run").unwrap().parse().unwrap())
+        .collect()
 }
 
 async fn wait_for_the_test(root: &web_sys::Element) {
@@ -156,25 +179,19 @@ async fn the_sample_runs_show_the_cores_means_letters_and_intervals() {
 async fn a_metric_header_sorts_the_runs_by_its_mean() {
     let (root, _app) = open_sample_runs().await;
     let c = expected(&Settings::default());
-    let order = |root: &web_sys::Element| -> Vec<usize> {
-        find_all(root, "#compare-many-table .trow[data-run]")
-            .iter()
-            .map(|row| row.get_attribute("data-run").unwrap().parse().unwrap())
-            .collect()
-    };
-    assert_eq!(order(&root), vec![0, 1, 2, 3, 4]);
+    assert_eq!(row_order(&root), vec![0, 1, 2, 3, 4]);
     let ndcg = &c.metrics[4];
     let mut best_first: Vec<usize> = (0..5).collect();
     best_first.sort_by(|&i, &j| ndcg.means[j].total_cmp(&ndcg.means[i]));
     assert_ne!(best_first, vec![0, 1, 2, 3, 4], "the sample must reorder");
     click(&root, "#compare-many-table button.sort[data-sort=\"ndcg\"]");
     settle().await;
-    assert_eq!(order(&root), best_first);
+    assert_eq!(row_order(&root), best_first);
     // A second click reverses.
     click(&root, "#compare-many-table button.sort[data-sort=\"ndcg\"]");
     settle().await;
     best_first.reverse();
-    assert_eq!(order(&root), best_first);
+    assert_eq!(row_order(&root), best_first);
 }
 
 #[wasm_bindgen_test]
@@ -335,14 +352,10 @@ async fn without_cases_or_with_bad_runs_the_table_says_why() {
     let named: Vec<(&str, &ragtrace_core::ParsedBatch)> =
         batches.iter().map(|(n, b)| (*n, b)).collect();
     let case_set = parse_cases("cases.json", &cases).unwrap();
-    let error = compare_many_batches(
-        &named,
-        &Settings::default(),
-        &case_set,
-        &ManyRunOptions::default(),
-    )
-    .unwrap_err();
-    assert_eq!(text(&root, "#compare-many-error"), error.message);
+    assert_eq!(
+        text(&root, "#compare-many-error"),
+        refusal(&named, &case_set)
+    );
 
     // A run with no trace: removing it leaves a comparable set again.
     pick(
@@ -360,15 +373,9 @@ async fn without_cases_or_with_bad_runs_the_table_says_why() {
         ("third.json", &batches[2].1),
         ("empty.json", &empty),
     ];
-    let error = compare_many_batches(
-        &named,
-        &Settings::default(),
-        &case_set,
-        &ManyRunOptions::default(),
-    )
-    .unwrap_err();
-    assert!(error.message.contains("has no trace"), "{}", error.message);
-    assert_eq!(text(&root, "#compare-many-error"), error.message);
+    let error = refusal(&named, &case_set);
+    assert!(error.contains("has no trace"), "{error}");
+    assert_eq!(text(&root, "#compare-many-error"), error);
     let remove = find_all(&root, "#compare-run-list .remove-run");
     let last: web_sys::HtmlElement = remove.last().unwrap().clone().unchecked_into();
     last.click();

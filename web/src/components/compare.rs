@@ -6,6 +6,7 @@ use crate::components::compare_pair::{PairTable, PairView};
 use crate::components::dom;
 use crate::components::error_panel::InputErrorItem;
 use crate::components::many_runs::{AddedRuns, ManyRunsTable};
+use crate::components::panel_files;
 use crate::format::{count, level_class, number, optional_number, LEVELS};
 use crate::state::compare::{CompareState, RunB, PASTED_B_SOURCE};
 use crate::state::golden::GoldenState;
@@ -80,22 +81,9 @@ fn RunBInput() -> impl IntoView {
     let golden = expect_context::<GoldenState>();
     let compare = expect_context::<CompareState>();
     let file_input = NodeRef::<html::Input>::new();
-    let on_files = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        if let Some(files) = input.files() {
-            read_run_b(compare, state, files);
-        }
-        input.set_value("");
-    };
-    let on_drop = move |ev: leptos::ev::DragEvent| {
-        // Dropped here, the files are run B, not part of the loaded batch.
-        ev.prevent_default();
-        ev.stop_propagation();
-        state.dragging.set(false);
-        if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
-            read_run_b(compare, state, files);
-        }
-    };
+    let take = move |files| read_run_b(compare, state, files);
+    let on_files = panel_files::on_picked(take);
+    let on_drop = panel_files::on_dropped(state, take);
     let b_status = move || {
         compare.parsed_b.with(|b| {
             b.as_ref().map(|b| {

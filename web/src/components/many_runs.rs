@@ -5,6 +5,7 @@
 //! row and cell would cost code in the page's first module too.
 
 use crate::components::dom;
+use crate::components::panel_files;
 use crate::format::{count, number};
 use crate::state::compare::many_runs::{ManyRuns, ManyTable, PROGRESS_ID, SAMPLE_RUNS};
 use crate::state::compare::CompareState;
@@ -115,22 +116,9 @@ pub(crate) fn AddedRuns() -> impl IntoView {
     let compare = expect_context::<CompareState>();
     let many = compare.many;
     let file_input = NodeRef::<html::Input>::new();
-    let on_files = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        if let Some(files) = input.files() {
-            read_run(compare, state, files);
-        }
-        input.set_value("");
-    };
-    let on_drop = move |ev: leptos::ev::DragEvent| {
-        // Dropped here, the files are a run of their own, not part of the loaded batch.
-        ev.prevent_default();
-        ev.stop_propagation();
-        state.dragging.set(false);
-        if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
-            read_run(compare, state, files);
-        }
-    };
+    let take = move |files| read_run(compare, state, files);
+    let on_files = panel_files::on_picked(take);
+    let on_drop = panel_files::on_dropped(state, take);
     // One listener for the panel's buttons.
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(id) = target_attribute(&ev, "[data-remove]", "data-remove") {

@@ -20,6 +20,7 @@ pub(crate) mod input;
 pub(crate) mod knobs;
 pub(crate) mod load_progress;
 pub(crate) mod many_runs;
+pub(crate) mod panel_files;
 pub(crate) mod sort_header;
 pub(crate) mod sweep_plot;
 pub mod trace_list;
