@@ -243,6 +243,60 @@ async fn two_picked_runs_open_as_the_pair() {
     );
 }
 
+/// A link reopens the sample runs as they were: sorted by a metric, two runs picked
+/// and open as the pair. A pick of runs the link does not carry opens nothing.
+#[wasm_bindgen_test]
+async fn a_link_reopens_the_sample_runs_sorted_and_picked() {
+    let (root, app) = open_sample_runs().await;
+    click(&root, "#compare-many-table button.sort[data-sort=\"ndcg\"]");
+    settle().await;
+    for run in [3, 1] {
+        click(&root, &format!(".pick-run[data-run=\"{run}\"]"));
+        settle().await;
+    }
+    after_paint().await;
+    settle().await;
+    let link = window().location().hash().unwrap();
+    for part in ["cmp.runs=sample", "cmp.msort=ndcg.desc", "cmp.pick=4.2"] {
+        assert!(link.contains(part), "{part} is not in {link}");
+    }
+    let order = row_order(&root);
+    let title = text(&root, "#compare-summary-title");
+    assert_eq!(title, format!("{} → {}", run_name(3), run_name(1)));
+    drop(app);
+    root.remove();
+
+    let (root, app) = open_link(&link);
+    settle().await;
+    after_paint().await;
+    settle().await;
+    assert_eq!(
+        row_order(&root),
+        order,
+        "the link's order is not the table's"
+    );
+    assert_eq!(text(&root, "#compare-summary-title"), title);
+    for run in [3, 1] {
+        let pick: web_sys::HtmlInputElement =
+            find(&root, &format!(".pick-run[data-run=\"{run}\"]")).unchecked_into();
+        assert!(pick.checked(), "run {run} is not picked");
+    }
+    drop(app);
+    root.remove();
+
+    // Without the sample's runs the pick names runs that are not there: no pair opens
+    // and nothing breaks.
+    let (root, _app) = open_link(&link.replace("cmp.runs=sample&", ""));
+    settle().await;
+    after_paint().await;
+    settle().await;
+    assert!(root.query_selector("#compare-many").unwrap().is_none());
+    assert!(root
+        .query_selector("#compare-summary-title")
+        .unwrap()
+        .is_none());
+}
+
 #[wasm_bindgen_test]
 async fn a_knob_recomputes_every_run_and_tests_again_after_the_paint() {
     let (root, _app) = open_sample_runs().await;

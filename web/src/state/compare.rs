@@ -20,7 +20,9 @@ use crate::samples::{
     paired_sample, PAIRED_CASES_SOURCE, PAIRED_DENSE_SOURCE, PAIRED_HYBRID_SOURCE,
 };
 use leptos::prelude::*;
-use many_runs::{sample_documents, sample_run_source, ManyRuns, Run, SAMPLE_CASES_SOURCE};
+use many_runs::{
+    sample_documents, sample_run_source, ManyLink, ManyRuns, Run, SAMPLE_CASES_SOURCE,
+};
 use ragtrace_core::parse_documents;
 use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{
@@ -273,13 +275,17 @@ impl CompareState {
         let many = ManyRuns::new(state, golden, first_two);
         // Which traces pair depends on the input only: redone when a batch changes, or
         // when two runs picked in the table replace A and B.
+        // The picked runs' batches: the same after a knob move, so the pairing stays.
+        let picked_batches = Memo::new(move |_| {
+            let (i, j) = many.picked_pair()?;
+            many.runs
+                .with(|runs| Some((runs.get(i)?.batch.clone(), runs.get(j)?.batch.clone())))
+        });
         let pairing = Memo::new(move |_| {
             let pair =
                 |a: &ParsedBatch, b: &ParsedBatch| Shared::new(pair_runs(&a.traces, &b.traces));
-            if let Some((i, j)) = many.picked_pair() {
-                return many
-                    .runs
-                    .with(|runs| Some(pair(&runs.get(i)?.batch, &runs.get(j)?.batch)));
+            if let Some((a, b)) = picked_batches.get() {
+                return Some(pair(&a, &b));
             }
             match split_batches.get() {
                 Some((a, b)) => Some(pair(&a, &b)),
@@ -454,6 +460,7 @@ impl CompareState {
         if let Some(pair) = self.open_pair.get() {
             parts.push(["cmp.pair=", &(pair + 1).to_string()].concat());
         }
+        parts.extend(self.many.hash_parts());
         parts
     }
 
@@ -469,6 +476,7 @@ impl CompareState {
         let mut rbo_p = CompareOptions::default().rbo_p;
         let mut open = None;
         let mut source = None;
+        let mut many = ManyLink::default();
         for (key, value) in parts {
             match key.as_str() {
                 "b" => source = Some(value.as_str()),
@@ -494,7 +502,7 @@ impl CompareState {
                         .filter(|n| *n >= 1)
                         .map(|n| n - 1)
                 }
-                _ => {}
+                _ => many.read(key, value),
             }
         }
         match source {
@@ -506,6 +514,10 @@ impl CompareState {
             }
             _ => {}
         }
+        if many.sample_runs && !self.many.holds_sample() {
+            self.load_many_sample(state, golden);
+        }
+        self.many.apply_link(&many);
         if self.rbo_p.get_untracked() != rbo_p {
             self.rbo_p.set(rbo_p);
         }

@@ -18,7 +18,7 @@ use leptos::prelude::*;
 use ragtrace_core::{
     analyze, check_many_batches, compare_many, evaluate_analysis, generate_many_runs,
     parse_documents, AcceptedLists, Analysis, GoldenReport, ManyRunComparison, ManyRunTable,
-    ManyRunTest, ParsedBatch, SignificanceOptions, MOST_RUNS,
+    ManyRunTest, ParsedBatch, SignificanceOptions, DELTA_METRICS, MOST_RUNS,
 };
 use std::sync::Arc;
 
@@ -300,12 +300,93 @@ impl ManyRuns {
         });
     }
 
-    /// The two runs picked, as (A, B) of the pair view.
+    /// The two runs picked, as (A, B) of the pair view; `None` unless both are loaded (a
+    /// link's pick may name runs from files, which links do not carry).
     pub(crate) fn picked_pair(&self) -> Option<(usize, usize)> {
-        self.picked.with(|picked| match picked.as_slice() {
+        let (a, b) = self.picked.with(|picked| match picked.as_slice() {
             &[a, b] => Some((a, b)),
             _ => None,
+        })?;
+        let loaded = self.runs.with(Vec::len);
+        (a < loaded && b < loaded).then_some((a, b))
+    }
+}
+
+/// The many-run parts of a link (`cmp.` keys): the sample runs when they are what is
+/// loaded (runs from files are never in links), the table's order and the picked rows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ManyLink {
+    pub sample_runs: bool,
+    pub sort: Option<(usize, bool)>,
+    pub picked: Vec<usize>,
+}
+
+impl ManyLink {
+    /// Takes one `cmp.` part (key without the prefix); unreadable ones are ignored.
+    pub(crate) fn read(&mut self, key: &str, value: &str) {
+        match key {
+            "runs" => self.sample_runs = value == "sample",
+            "msort" => {
+                let (name, direction) = value.split_once('.').unwrap_or((value, "desc"));
+                if let Some(metric) = DELTA_METRICS.iter().position(|m| *m == name) {
+                    self.sort = Some((metric, direction == "desc"));
+                }
+            }
+            "pick" => {
+                // Rows from 1, in the order picked; at most two, as the table picks.
+                self.picked = value
+                    .split('.')
+                    .filter_map(|n| n.parse::<usize>().ok()?.checked_sub(1))
+                    .take(2)
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+}
+
+impl ManyRuns {
+    /// Whether the added runs are the built-in sample's (its runs after A and B).
+    pub(crate) fn holds_sample(&self) -> bool {
+        self.added.with(|added| {
+            added.len() == SAMPLE_RUNS - 2
+                && added
+                    .iter()
+                    .zip(3..)
+                    .all(|(run, r)| run.name == sample_run_source(r))
         })
+    }
+
+    /// This table's parts of the page's link.
+    pub(crate) fn hash_parts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if self.holds_sample() {
+            parts.push("cmp.runs=sample".to_owned());
+        }
+        if let Some((metric, descending)) = self.sort.get() {
+            let direction = if descending { ".desc" } else { ".asc" };
+            if let Some(name) = DELTA_METRICS.get(metric) {
+                parts.push(["cmp.msort=", name, direction].concat());
+            }
+        }
+        self.picked.with(|picked| {
+            if !picked.is_empty() {
+                let rows: Vec<String> = picked.iter().map(|r| (r + 1).to_string()).collect();
+                parts.push(["cmp.pick=", &rows.join(".")].concat());
+            }
+        });
+        parts
+    }
+
+    /// Applies a link's order and picked rows (after its runs are loaded: adding a run
+    /// clears the pick).
+    pub(crate) fn apply_link(&self, link: &ManyLink) {
+        if self.sort.get_untracked() != link.sort {
+            self.sort.set(link.sort);
+        }
+        if self.picked.with_untracked(|p| *p != link.picked) {
+            self.picked.set(link.picked.clone());
+        }
     }
 }
 
