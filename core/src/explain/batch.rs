@@ -231,3 +231,75 @@ impl<'a> Summariser<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::explain_analysis;
+    use super::{hit_rank, Cause};
+    use crate::analysis::analyze;
+    use crate::config::Settings;
+    use crate::golden::{evaluate_analysis, parse_cases};
+    use crate::input::parse_document;
+    use crate::sample::{generate_batch, generate_cases};
+
+    /// The summary's figures, read off each trace's tables, are those of the pipeline
+    /// run over the whole batch under each change and evaluated again.
+    #[test]
+    fn every_change_s_figures_are_the_pipeline_s() {
+        let with = |return_n: Option<usize>, cap: Option<usize>| Settings {
+            return_n,
+            max_chunks_per_document: cap,
+            ..Settings::default()
+        };
+        let runs = [
+            (3, with(None, None)),
+            (5, with(Some(3), None)),
+            (9, with(None, Some(1))),
+            (11, with(Some(12), Some(2))),
+        ];
+        let mut compared = 0;
+        for (seed, settings) in runs {
+            let batch = parse_document("t", &generate_batch(150, 20, seed));
+            let Ok(cases) = parse_cases("c", &generate_cases(150, 20, seed)) else {
+                panic!("generated cases");
+            };
+            let Ok(now) = analyze(&batch, &settings, false) else {
+                panic!("settings");
+            };
+            let Ok(explained) = explain_analysis(&now, &settings, Some(&cases)) else {
+                panic!("settings");
+            };
+            let report_now = evaluate_analysis(&cases, &now);
+            for impact in &explained.summary.changes {
+                let Ok(after) = analyze(&batch, &impact.set.applied_to(&settings), false) else {
+                    panic!("a listed change is valid");
+                };
+                let report_after = evaluate_analysis(&cases, &after);
+                let recovered: Vec<&str> = explained
+                    .cases
+                    .iter()
+                    .zip(&report_after.cases)
+                    .filter(|(c, r)| c.cause != Cause::Found && r.doc_hit)
+                    .map(|(c, _)| c.case_id.as_str())
+                    .collect();
+                assert_eq!(impact.recovered_cases, recovered, "{}", impact.set);
+                let drops = report_now
+                    .cases
+                    .iter()
+                    .zip(&report_after.cases)
+                    .filter(|(a, b)| hit_rank(b.level) > hit_rank(a.level))
+                    .count();
+                assert_eq!(impact.hit_level_drops, drops, "{}", impact.set);
+                let changed = now
+                    .traces
+                    .iter()
+                    .zip(&after.traces)
+                    .filter(|(a, b)| !a.accepted_indices().eq(b.accepted_indices()))
+                    .count();
+                assert_eq!(impact.traces_changed, changed, "{}", impact.set);
+                compared += 1;
+            }
+        }
+        assert!(compared > 0);
+    }
+}
