@@ -66,7 +66,7 @@ pub use crate::partial::{
 pub use crate::explain::{
     explain, explain_analysis, explain_golden_cases, explain_markdown, explain_one,
     explain_summary_text, CandidateExplanation, CaseExplanation, Cause, Change, ChangeImpact,
-    ChangedSetting, ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf, SetIf,
+    ChangedSetting, ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf, SetIf, SetIfList,
     TraceExplanation,
 };
 

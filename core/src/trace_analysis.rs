@@ -233,6 +233,15 @@ impl TraceAnalysis {
             .filter_map(|d| self.block_of(d))
     }
 
+    /// The accepted blocks' candidates, in `acceptedRank` order, without building the
+    /// blocks: what the golden evaluation reads of them.
+    pub(crate) fn accepted_candidates(&self) -> impl Iterator<Item = &Candidate> + Clone + '_ {
+        self.decided
+            .iter()
+            .filter(|d| d.status == Status::Accepted)
+            .filter_map(|d| self.trace.candidates().get(d.index))
+    }
+
     /// Each block's candidate and status, as [`TraceAnalysis::blocks`] yields them,
     /// without building the blocks (each computes its quality).
     pub(crate) fn decided_candidates(&self) -> impl Iterator<Item = (&Candidate, Status)> + '_ {

@@ -1,14 +1,14 @@
 //! The batch view of the counterfactuals: causes counted, and for each change among the
 //! cases' fixes, what it recovers and what it costs elsewhere.
 
-use super::case::{evaluate, Cause, ExplainedCase};
+use super::case::{Cause, ExplainedCase};
 use super::change::Change;
 use super::tables::Tables;
 use super::{ChangeImpact, ExplainSummary};
-use crate::config::{Config, SettingKey, Settings};
-use crate::golden::{GoldenCase, GoldenLevel};
+use crate::config::{SettingKey, Settings};
+use crate::golden::GoldenLevel;
 use crate::outcome::outcome;
-use crate::trace_analysis::{reanalyze_trace, Scratch, TraceAnalysis};
+use crate::trace_analysis::TraceAnalysis;
 use std::collections::BTreeMap;
 
 fn causes(counted: impl Iterator<Item = Cause>) -> BTreeMap<&'static str, usize> {
@@ -43,12 +43,10 @@ fn hit_rank(level: GoldenLevel) -> u8 {
 /// so each trace's tables are filled once for both.
 pub(crate) struct Summariser<'a> {
     cases: &'a [ExplainedCase],
-    golden_cases: &'a [GoldenCase],
-    global: &'a Config,
     changes: Vec<Change>,
-    /// Per change: the settings and configuration it gives, when it is valid and sets
-    /// only `returnN` and `maxChunksPerDocument`.
-    applied: Vec<Option<(Settings, Config)>>,
+    /// Per change: whether it is valid and sets only `returnN` and
+    /// `maxChunksPerDocument` (what the tables answer for).
+    applied: Vec<bool>,
     impacts: Vec<ChangeImpact>,
     /// Per trace, the positions of the cases linked to it.
     cases_of: Vec<Vec<usize>>,
@@ -62,13 +60,7 @@ pub(crate) struct Summariser<'a> {
 }
 
 impl<'a> Summariser<'a> {
-    pub(crate) fn new(
-        cases: &'a [ExplainedCase],
-        traces: usize,
-        golden_cases: &'a [GoldenCase],
-        user: &Settings,
-        global: &'a Config,
-    ) -> Self {
+    pub(crate) fn new(cases: &'a [ExplainedCase], traces: usize, user: &Settings) -> Self {
         let mut changes: Vec<Change> = Vec::new();
         for case in cases {
             for fix in &case.explanation.found_if {
@@ -79,7 +71,7 @@ impl<'a> Summariser<'a> {
         }
         // A case's fix only sets returnN and maxChunksPerDocument, so each trace's
         // tables answer for every change at once: one pass over the traces.
-        let applied: Vec<Option<(Settings, Config)>> = changes
+        let applied: Vec<bool> = changes
             .iter()
             .map(|change| {
                 let integer_only = change.settings().all(|s| {
@@ -88,7 +80,7 @@ impl<'a> Summariser<'a> {
                         SettingKey::ReturnN | SettingKey::MaxChunksPerDocument
                     )
                 });
-                change.apply(user).ok().filter(|_| integer_only)
+                integer_only && change.apply(user).is_ok()
             })
             .collect();
         let impacts: Vec<ChangeImpact> = changes
@@ -111,8 +103,6 @@ impl<'a> Summariser<'a> {
         let recovered_at = vec![Vec::new(); changes.len()];
         Summariser {
             cases,
-            golden_cases,
-            global,
             changes,
             applied,
             impacts,
@@ -128,9 +118,9 @@ impl<'a> Summariser<'a> {
         i: usize,
         t: &TraceAnalysis,
         table: &Tables,
-        scratch: &mut Scratch,
+        joined: &mut String,
     ) {
-        let (cases, golden_cases, global) = (self.cases, self.golden_cases, self.global);
+        let cases = self.cases;
         let linked = self.cases_of.get(i).map(Vec::as_slice).unwrap_or_default();
         let hits = &mut self.hits;
         hits.clear();
@@ -140,9 +130,9 @@ impl<'a> Summariser<'a> {
             .zip(&self.applied)
             .zip(&mut self.impacts);
         for (((change, applied), impact), recovered) in per_change.zip(&mut self.recovered_at) {
-            let Some((settings, changed_global)) = applied else {
+            if !applied {
                 continue;
-            };
+            }
             let cap = change
                 .count(SettingKey::MaxChunksPerDocument)
                 .unwrap_or(table.cap);
@@ -163,10 +153,8 @@ impl<'a> Summariser<'a> {
                     .or_insert(0) += 1;
             }
             for &at in linked {
-                let (Some(case), Some(golden_case)) = (cases.get(at), golden_cases.get(at)) else {
-                    continue;
-                };
-                let Some((_, by)) = case.link else { continue };
+                let Some(case) = cases.get(at) else { continue };
+                let Some(probe) = &case.probe else { continue };
                 let found = if table.extends_current(cap, return_n) {
                     // The list only grows at its end: no hit is lost, so only whether
                     // an expected document comes in matters.
@@ -180,10 +168,19 @@ impl<'a> Summariser<'a> {
                         .find(|&&(case_at, list, _, _)| case_at == at && list == key)
                         .map(|&(_, _, level, doc_hit)| (level, doc_hit));
                     let (level, doc_hit) = known.unwrap_or_else(|| {
-                        let after = reanalyze_trace(t, settings, changed_global, scratch);
-                        let report = evaluate(golden_case, Some((&after, by)), global.return_n);
-                        hits.push((at, key, report.level, report.doc_hit));
-                        (report.level, report.doc_hit)
+                        // The list the pipeline accepts under the change is the tables'
+                        // (the module's facts): the first blocks of one walk.
+                        let candidates = t.trace.candidates();
+                        let accepted = t
+                            .trace
+                            .hot()
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, _)| table.accepts(j, cap, return_n))
+                            .filter_map(|(_, h)| candidates.get(h.index));
+                        let (level, doc_hit) = probe.hit(accepted, joined);
+                        hits.push((at, key, level, doc_hit));
+                        (level, doc_hit)
                     });
                     if hit_rank(level) > hit_rank(case.explanation.hit) {
                         impact.hit_level_drops += 1;
@@ -204,7 +201,7 @@ impl<'a> Summariser<'a> {
             .into_iter()
             .zip(&self.applied)
             .zip(self.recovered_at)
-            .filter(|((_, applied), _)| applied.is_some())
+            .filter(|((_, &applied), _)| applied)
             .map(|((mut impact, _), mut recovered)| {
                 recovered.sort_unstable();
                 impact.recovered_cases = recovered
@@ -232,5 +229,77 @@ impl<'a> Summariser<'a> {
                 .count(),
             changes: impacts,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::explain_analysis;
+    use super::{hit_rank, Cause};
+    use crate::analysis::analyze;
+    use crate::config::Settings;
+    use crate::golden::{evaluate_analysis, parse_cases};
+    use crate::input::parse_document;
+    use crate::sample::{generate_batch, generate_cases};
+
+    /// The summary's figures, read off each trace's tables, are those of the pipeline
+    /// run over the whole batch under each change and evaluated again.
+    #[test]
+    fn every_change_s_figures_are_the_pipeline_s() {
+        let with = |return_n: Option<usize>, cap: Option<usize>| Settings {
+            return_n,
+            max_chunks_per_document: cap,
+            ..Settings::default()
+        };
+        let runs = [
+            (3, with(None, None)),
+            (5, with(Some(3), None)),
+            (9, with(None, Some(1))),
+            (11, with(Some(12), Some(2))),
+        ];
+        let mut compared = 0;
+        for (seed, settings) in runs {
+            let batch = parse_document("t", &generate_batch(150, 20, seed));
+            let Ok(cases) = parse_cases("c", &generate_cases(150, 20, seed)) else {
+                panic!("generated cases");
+            };
+            let Ok(now) = analyze(&batch, &settings, false) else {
+                panic!("settings");
+            };
+            let Ok(explained) = explain_analysis(&now, &settings, Some(&cases)) else {
+                panic!("settings");
+            };
+            let report_now = evaluate_analysis(&cases, &now);
+            for impact in &explained.summary.changes {
+                let Ok(after) = analyze(&batch, &impact.set.applied_to(&settings), false) else {
+                    panic!("a listed change is valid");
+                };
+                let report_after = evaluate_analysis(&cases, &after);
+                let recovered: Vec<&str> = explained
+                    .cases
+                    .iter()
+                    .zip(&report_after.cases)
+                    .filter(|(c, r)| c.cause != Cause::Found && r.doc_hit)
+                    .map(|(c, _)| c.case_id.as_str())
+                    .collect();
+                assert_eq!(impact.recovered_cases, recovered, "{}", impact.set);
+                let drops = report_now
+                    .cases
+                    .iter()
+                    .zip(&report_after.cases)
+                    .filter(|(a, b)| hit_rank(b.level) > hit_rank(a.level))
+                    .count();
+                assert_eq!(impact.hit_level_drops, drops, "{}", impact.set);
+                let changed = now
+                    .traces
+                    .iter()
+                    .zip(&after.traces)
+                    .filter(|(a, b)| !a.accepted_indices().eq(b.accepted_indices()))
+                    .count();
+                assert_eq!(impact.traces_changed, changed, "{}", impact.set);
+                compared += 1;
+            }
+        }
+        assert!(compared > 0);
     }
 }

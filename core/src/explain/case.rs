@@ -3,11 +3,10 @@
 //! the hit levels are the golden evaluation's own (contract section 6).
 
 use super::change::Change;
-use super::tables::Tables;
 use super::trace::least_pairs;
 use super::{CaseExplanation, FoundIf, Work};
 use crate::config::{Config, Settings};
-use crate::golden::{self, CaseReport, GoldenCase, LinkedBy, RunTrace};
+use crate::golden::{self, CaseReport, GoldenCase, HitProbe, LinkedBy, RunTrace};
 use crate::pipeline::Status;
 use crate::trace_analysis::{reanalyze_trace, TraceAnalysis};
 use serde::Serialize;
@@ -51,6 +50,8 @@ pub(crate) struct ExplainedCase {
     pub(crate) link: Option<(usize, LinkedBy)>,
     /// The processing positions of the candidates of an expected document.
     pub(crate) expected: Vec<usize>,
+    /// What its hit level reads, when it links to a trace.
+    pub(crate) probe: Option<HitProbe>,
 }
 
 /// The hit of `case` against `t` (or no trace) as the golden evaluation reports it.
@@ -82,6 +83,7 @@ pub(crate) fn explain_cases(
         .map(|(case, link)| {
             let linked = link.and_then(|(i, by)| Some((traces.get(i)?, i, by)));
             let mut expected = Vec::new();
+            let mut probe = None;
             let explanation = match linked {
                 None => CaseExplanation {
                     case_id: case.case_id.clone(),
@@ -96,70 +98,57 @@ pub(crate) fn explain_cases(
                             .to_owned(),
                     ),
                 },
-                Some((t, index, by)) => {
-                    let mut tables = std::mem::take(&mut work.tables);
-                    tables.fill(&t.trace, &t.config, &mut work.per_doc);
-                    let explained = explain_linked(
-                        case,
-                        t,
-                        &tables,
-                        index,
-                        by,
-                        user,
-                        global,
-                        work,
-                        &mut expected,
-                    );
-                    work.tables = tables;
-                    explained
+                Some((t, index, _)) => {
+                    let probe = probe.insert(HitProbe::of(case));
+                    explain_linked(case, probe, t, index, user, work, &mut expected)
                 }
             };
             ExplainedCase {
                 explanation,
                 link,
                 expected,
+                probe,
             }
         })
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A case linked to trace `t` (at `index`): found, not retrieved, or dropped and then
+/// the least changes that find it, each confirmed by running the pipeline under it.
 fn explain_linked(
     case: &GoldenCase,
+    probe: &HitProbe,
     t: &TraceAnalysis,
-    tables: &Tables,
     index: usize,
-    by: LinkedBy,
     user: &Settings,
-    global: &Config,
     work: &mut Work,
     expected_positions: &mut Vec<usize>,
 ) -> CaseExplanation {
-    let report = evaluate(case, Some((t, by)), global.return_n);
+    let (level, doc_hit) = probe.hit(t.accepted_candidates(), &mut work.joined);
     let mut explained = CaseExplanation {
         case_id: case.case_id.clone(),
         trace_index: Some(index),
-        hit: report.level,
+        hit: level,
         cause: Cause::Found,
         candidate_index: None,
         candidate_status: None,
         found_if: Vec::new(),
         reason: None,
     };
-    if report.doc_hit {
+    if doc_hit {
         return explained;
     }
     // The candidates of an expected document, in processing order.
     let expected: Vec<(usize, usize, Status)> = t
         .decided_candidates()
         .enumerate()
-        .filter(|(_, (c, _))| report.expected_doc_ids.iter().any(|d| **d == *c.doc_id))
+        .filter(|(_, (c, _))| probe.expected_doc_ids.iter().any(|d| **d == *c.doc_id))
         .map(|(j, (c, status))| (j, c.input_index, status))
         .collect();
     expected_positions.extend(expected.iter().map(|&(j, _, _)| j));
     let Some(&(_, first_index, first_status)) = expected.first() else {
         explained.cause = Cause::NotRetrieved;
-        explained.reason = Some(if report.expected_doc_ids.is_empty() {
+        explained.reason = Some(if probe.expected_doc_ids.is_empty() {
             "the case expects no document: no setting finds one".to_owned()
         } else {
             "no expected document is among the trace's candidates: no setting finds it (a \
@@ -169,6 +158,9 @@ fn explain_linked(
         return explained;
     };
     explained.cause = Cause::Dropped;
+    // Only a dropped case reads the tables.
+    let mut tables = std::mem::take(&mut work.tables);
+    tables.fill(&t.trace, &t.config, &mut work.per_doc);
     let (cap, return_n) = (tables.cap, tables.return_n);
     let least_at = |c: usize| {
         expected
@@ -184,16 +176,17 @@ fn explain_linked(
         changes.push(Change::max_chunks(c));
     }
     if changes.is_empty() {
-        changes = least_pairs(tables, least_at);
+        changes = least_pairs(&tables, least_at);
     }
+    work.tables = tables;
     // Each fix confirmed by the pipeline, with the hit level it gives.
     for change in changes {
         let Ok((settings, changed_global)) = change.apply(user) else {
             continue;
         };
         let after = reanalyze_trace(t, &settings, &changed_global, &mut work.scratch);
-        let report = evaluate(case, Some((&after, by)), changed_global.return_n);
-        if report.doc_hit {
+        let (level, doc_hit) = probe.hit(after.accepted_candidates(), &mut work.joined);
+        if doc_hit {
             if explained.candidate_index.is_none() {
                 let accepted = after.accepted_indices().collect::<Vec<_>>();
                 explained.candidate_index = expected
@@ -203,7 +196,7 @@ fn explain_linked(
             }
             explained.found_if.push(FoundIf {
                 set: change,
-                hit: report.level,
+                hit: level,
             });
         }
     }

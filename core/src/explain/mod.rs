@@ -15,12 +15,14 @@ mod boundary;
 mod case;
 mod change;
 mod render;
+mod set_if_list;
 mod tables;
 mod trace;
 
 pub use case::Cause;
 pub use change::{Change, ChangedSetting};
 pub use render::{explain_markdown, explain_summary_text};
+pub use set_if_list::SetIfList;
 
 use crate::analysis::Analysis;
 use crate::config::{Config, ConfigError, Settings};
@@ -94,9 +96,9 @@ pub struct CandidateExplanation {
     pub status: Status,
     /// Not accepted: per setting, its nearest value that accepts it; where no single
     /// setting does, the least pairs.
-    pub accepted_if: Vec<SetIf>,
+    pub accepted_if: SetIfList,
     /// Accepted: per setting, its nearest value that drops it.
-    pub dropped_if: Vec<SetIf>,
+    pub dropped_if: SetIfList,
     /// Why the list that applies is empty (`duplicate`, `invalid`, the first block).
     pub reason: Option<Cow<'static, str>>,
 }
@@ -216,22 +218,15 @@ fn explain_batch(
     let explained_cases = cases.map(|cases| {
         case::explain_cases(&cases.cases, &analysis.traces, settings, config, &mut work)
     });
-    let mut summariser = match (&explained_cases, cases) {
-        (Some(explained), Some(cases)) => Some(batch::Summariser::new(
-            explained,
-            analysis.traces.len(),
-            &cases.cases,
-            settings,
-            config,
-        )),
-        _ => None,
-    };
+    let mut summariser = explained_cases
+        .as_deref()
+        .map(|explained| batch::Summariser::new(explained, analysis.traces.len(), settings));
     if summariser.is_some() || traces.is_some() {
         let mut tables = std::mem::take(&mut work.tables);
         for (index, t) in analysis.traces.iter().enumerate() {
             tables.fill(&t.trace, &t.config, &mut work.per_doc);
             if let Some(summariser) = &mut summariser {
-                summariser.add_trace(index, t, &tables, &mut work.scratch);
+                summariser.add_trace(index, t, &tables, &mut work.joined);
             }
             if let Some(traces) = traces.as_deref_mut() {
                 traces.push(trace::explain_with(index, t, settings, &tables, &mut work));
@@ -269,4 +264,6 @@ pub(crate) struct Work {
     pub(crate) reasons: Vec<(crate::pipeline::StatusReason, String)>,
     /// One trace's tables at a time (see [`tables::Tables::fill`]).
     pub(crate) tables: tables::Tables,
+    /// The accepted blocks' text joined, as a golden case's hit level reads it.
+    pub(crate) joined: String,
 }

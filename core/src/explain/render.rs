@@ -1,10 +1,10 @@
 //! `explain.md`: the explanation for people (the JSON has everything).
 
-use super::{Change, Explanation, SetIf};
+use super::{Change, Explanation, SetIfList};
 use crate::render::md_cell;
 use std::fmt::Write;
 
-fn changes(list: &[SetIf]) -> String {
+fn changes(list: &SetIfList) -> String {
     list.iter()
         .map(|s| s.set.to_string())
         .collect::<Vec<_>>()

@@ -3,7 +3,9 @@
 use super::boundary::{edge, next_up, SMALLEST_POSITIVE};
 use super::change::{Change, ChangedSetting};
 use super::tables::Tables;
-use super::{CandidateExplanation, LevelIf, LowQualityIf, SetIf, TraceExplanation, Work};
+use super::{
+    CandidateExplanation, LevelIf, LowQualityIf, SetIf, SetIfList, TraceExplanation, Work,
+};
 use crate::config::{Config, HybridQuality, SettingKey, SettingValue, Settings};
 use crate::input::Hot;
 use crate::label::CanonicalLabel;
@@ -144,9 +146,7 @@ fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> Vec<Candid
         .enumerate()
         .filter_map(|(j, (h, &status))| Some((j, candidates.get(h.index)?, status)))
         .map(|(j, candidate, status)| {
-            // Built in one buffer and copied out at its exact length: half a million
-            // lists in a large batch, most of one or two changes, which a list grown
-            // by pushing would allocate room for four.
+            // Built in one buffer, then held in place by the entry (see `SetIfList`).
             changes.clear();
             let reason = match status {
                 Status::Duplicate | Status::Invalid => {
@@ -217,8 +217,8 @@ fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> Vec<Candid
                 }
             };
             let (accepted_if, dropped_if) = match status {
-                Status::Accepted => (Vec::new(), changes.to_vec()),
-                _ => (changes.to_vec(), Vec::new()),
+                Status::Accepted => (SetIfList::new(), SetIfList::from_slice(changes)),
+                _ => (SetIfList::from_slice(changes), SetIfList::new()),
             };
             CandidateExplanation {
                 index: input_indices

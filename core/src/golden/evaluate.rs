@@ -3,6 +3,7 @@
 use super::cases::{CaseSet, GoldenCase};
 use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
 use crate::fast_hash::FastMap;
+use crate::input::Candidate;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -263,6 +264,100 @@ fn push_note(note: &mut Option<String>, text: String) {
     }
 }
 
+/// The hit level (and `evidenceHit`) from what was found; `no_evidence_expected`: the
+/// case has no breadcrumb and no keyword that could match.
+fn hit_level(
+    doc_hit: bool,
+    breadcrumb_hit: bool,
+    coverage: Option<f64>,
+    no_evidence_expected: bool,
+) -> (GoldenLevel, bool) {
+    let evidence_hit = breadcrumb_hit || coverage.is_some_and(|c| c >= 0.5) || no_evidence_expected;
+    let level = if doc_hit && evidence_hit {
+        GoldenLevel::Strong
+    } else if doc_hit {
+        GoldenLevel::Medium
+    } else if breadcrumb_hit || coverage.is_some_and(|c| c > 0.0) {
+        GoldenLevel::Weak
+    } else {
+        GoldenLevel::Miss
+    };
+    (level, evidence_hit)
+}
+
+/// What a case's hit level reads, prepared once for many accepted lists: its distinct
+/// expected documents and its breadcrumbs and keywords normalised. [`HitProbe::hit`]
+/// gives the level and `docHit` that [`evaluate_case`] reports, without the rest of
+/// the report (the ranking metrics, the lists of what matched).
+#[derive(Debug, Clone)]
+pub(crate) struct HitProbe {
+    /// Distinct, in file order.
+    pub(crate) expected_doc_ids: Vec<String>,
+    breadcrumbs: Vec<String>,
+    keywords: Vec<String>,
+}
+
+impl HitProbe {
+    pub(crate) fn of(case: &GoldenCase) -> HitProbe {
+        let mut expected_doc_ids: Vec<String> = Vec::new();
+        for d in &case.expected_doc_ids {
+            if !expected_doc_ids.contains(d) {
+                expected_doc_ids.push(d.clone());
+            }
+        }
+        let normalized = |list: &[String]| {
+            list.iter()
+                .map(|b| normalize_query(b))
+                .filter(|n| !n.is_empty())
+                .collect()
+        };
+        HitProbe {
+            expected_doc_ids,
+            breadcrumbs: normalized(&case.expected_breadcrumbs),
+            keywords: normalized(&case.expected_keywords),
+        }
+    }
+
+    /// The hit level and `docHit` against the accepted `blocks` (in `acceptedRank`
+    /// order). `joined` is scratch space.
+    pub(crate) fn hit<'a>(
+        &self,
+        blocks: impl Iterator<Item = &'a Candidate> + Clone,
+        joined: &mut String,
+    ) -> (GoldenLevel, bool) {
+        let doc_hit = blocks
+            .clone()
+            .any(|b| self.expected_doc_ids.iter().any(|d| **d == *b.doc_id));
+        let breadcrumb_hit = !self.breadcrumbs.is_empty()
+            && blocks
+                .clone()
+                .filter_map(|b| b.breadcrumb.as_deref().map(normalize_query))
+                .any(|crumb| self.breadcrumbs.iter().any(|n| crumb.contains(n.as_str())));
+        // The text as `evaluate_case` reads it: every field joined with single spaces,
+        // then normalised.
+        let coverage = (!self.keywords.is_empty()).then(|| {
+            joined.clear();
+            let fields = blocks.flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt]);
+            for (i, field) in fields.filter_map(|f| f.as_deref()).enumerate() {
+                if i > 0 {
+                    joined.push(' ');
+                }
+                joined.push_str(field);
+            }
+            let text = normalize_query(joined);
+            let found = self
+                .keywords
+                .iter()
+                .filter(|n| text.contains(n.as_str()))
+                .count();
+            found as f64 / self.keywords.len() as f64
+        });
+        let no_evidence_expected = self.breadcrumbs.is_empty() && self.keywords.is_empty();
+        let (level, _) = hit_level(doc_hit, breadcrumb_hit, coverage, no_evidence_expected);
+        (level, doc_hit)
+    }
+}
+
 /// Evaluates one case against its trace (or none).
 pub(crate) fn evaluate_case(
     case: &GoldenCase,
@@ -358,18 +453,12 @@ pub(crate) fn evaluate_case(
     let matched_keywords: Vec<String> = found.iter().map(|(w, _)| (*w).clone()).collect();
     let missing_keywords: Vec<String> = missing.iter().map(|(w, _)| (*w).clone()).collect();
 
-    let evidence_hit = breadcrumb_hit
-        || coverage.is_some_and(|c| c >= 0.5)
-        || (breadcrumbs.is_empty() && keywords.is_empty());
-    let level = if doc_hit && evidence_hit {
-        GoldenLevel::Strong
-    } else if doc_hit {
-        GoldenLevel::Medium
-    } else if breadcrumb_hit || coverage.is_some_and(|c| c > 0.0) {
-        GoldenLevel::Weak
-    } else {
-        GoldenLevel::Miss
-    };
+    let (level, evidence_hit) = hit_level(
+        doc_hit,
+        breadcrumb_hit,
+        coverage,
+        breadcrumbs.is_empty() && keywords.is_empty(),
+    );
 
     let metrics = ranking_metrics(&doc_ranking, &relevant, k);
 
