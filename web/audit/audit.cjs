@@ -79,10 +79,15 @@ function classify(url, siteOrigin) {
   return url.startsWith("blob:") ? "blob" : "same-origin";
 }
 
+// Puppeteer's default of 30 s for a browser to start was seen running out on a
+// 2-core machine under a heavy build.
+const LAUNCH_TIMEOUT_MS = 120000;
+
 async function launch(browser, downloadDir) {
   if (browser === "chrome") {
     return puppeteer.launch({
       browser: "chrome",
+      timeout: LAUNCH_TIMEOUT_MS,
       executablePath: process.env.RAGTRACE_CHROMIUM || "/usr/bin/chromium",
       headless: true,
       // Root in a container has no user namespaces for Chromium's sandbox.
@@ -93,6 +98,7 @@ async function launch(browser, downloadDir) {
   if (browser === "firefox") {
     return puppeteer.launch({
       browser: "firefox",
+      timeout: LAUNCH_TIMEOUT_MS,
       executablePath: process.env.RAGTRACE_FIREFOX || "/usr/bin/firefox",
       headless: true,
       defaultViewport: { width: 1400, height: 1000 },
