@@ -17,6 +17,7 @@ mod fast_hash;
 mod golden;
 mod input;
 mod label;
+mod lanes;
 mod legacy;
 mod outcome;
 mod partial;

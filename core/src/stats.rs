@@ -6,6 +6,7 @@
 //! seeds (docs/decisions.md), so every run of the same inputs gives the same numbers on
 //! every platform, natively and in wasm.
 
+use crate::lanes::F64x2;
 use serde::Serialize;
 
 // ---------------------------------------------------------------------------
@@ -292,18 +293,20 @@ pub fn bootstrap_mean_intervals(
     bootstrap.intervals(level)
 }
 
-/// Measures a resample sums side by side: independent sums the processor adds at
-/// once, few enough to stay in registers.
-const SUMMED_TOGETHER: usize = 8;
+/// Pairs of measures a resample sums side by side: independent sums the processor
+/// adds at once, few enough to stay in registers.
+const PAIRS_SUMMED_TOGETHER: usize = 7;
 
 /// The percentile bootstrap of [`bootstrap_mean_intervals`] run a few resamples at a
 /// time, so a page can spread it over frames: the draws come from one generator in one
 /// order, so the intervals do not depend on how the work was split.
 #[derive(Debug, Clone)]
 pub struct BootstrapMeans {
-    /// `[measure][case]`: a measure's values side by side, so that summing a few
-    /// measures over the drawn cases keeps their sums in registers.
-    columns: Vec<f64>,
+    /// `[case][measure]`, the measures in pairs (the last pair of an odd width padded
+    /// with 0): a drawn case is one contiguous row, added pair by pair into the sums.
+    rows: Vec<[f64; 2]>,
+    /// Pairs a row.
+    stride: usize,
     cases: usize,
     resamples: usize,
     rng: SplitMix64,
@@ -318,12 +321,17 @@ impl BootstrapMeans {
     pub fn new(rows: Vec<f64>, width: usize, resamples: usize, seed: u64) -> Self {
         let cases = rows.len().checked_div(width).unwrap_or(0);
         let resamples = if cases == 0 { 0 } else { resamples };
-        let mut columns = Vec::with_capacity(cases * width);
-        for measure in 0..width {
-            columns.extend((0..cases).map(|case| rows[case * width + measure]));
+        let stride = width.div_ceil(2);
+        let mut paired = Vec::with_capacity(cases * stride);
+        for row in rows.chunks_exact(width.max(1)).take(cases) {
+            paired.extend(
+                row.chunks(2)
+                    .map(|pair| [pair[0], pair.get(1).copied().unwrap_or(0.0)]),
+            );
         }
         BootstrapMeans {
-            columns,
+            rows: paired,
+            stride,
             cases,
             resamples,
             rng: SplitMix64::new(seed),
@@ -350,27 +358,30 @@ impl BootstrapMeans {
             // The same draws, and each measure summed in the order of its draws, as a
             // case-by-case loop: the same bits, with several sums at a time in registers.
             self.drawn.clear();
-            for _ in 0..n {
-                self.drawn.push(self.rng.below(n));
-            }
-            // Groups of at most SUMMED_TOGETHER measures, as even as possible: a group
-            // of one would be a single chain of dependent additions.
-            let width = self.means.len();
-            let groups = width.div_ceil(SUMMED_TOGETHER);
+            let rng = &mut self.rng;
+            self.drawn.extend((0..n).map(|_| rng.below(n)));
+            // Groups of at most PAIRS_SUMMED_TOGETHER pairs, as even as possible: a
+            // group of one would be a single chain of dependent additions.
+            let groups = self.stride.div_ceil(PAIRS_SUMMED_TOGETHER);
             let mut first = 0;
             for g in 0..groups {
-                let size = width / groups + usize::from(g < width % groups);
-                let columns = &self.columns[first * n..(first + size) * n];
-                let means = &mut self.means[first..first + size];
+                let size = self.stride / groups + usize::from(g < self.stride % groups);
+                let measures = 2 * first..(2 * (first + size)).min(self.means.len());
+                let group = Group {
+                    rows: &self.rows,
+                    stride: self.stride,
+                    first,
+                    drawn: &self.drawn,
+                };
+                let means = &mut self.means[measures];
                 match size {
-                    1 => sum_group::<1>(columns, &self.drawn, means),
-                    2 => sum_group::<2>(columns, &self.drawn, means),
-                    3 => sum_group::<3>(columns, &self.drawn, means),
-                    4 => sum_group::<4>(columns, &self.drawn, means),
-                    5 => sum_group::<5>(columns, &self.drawn, means),
-                    6 => sum_group::<6>(columns, &self.drawn, means),
-                    7 => sum_group::<7>(columns, &self.drawn, means),
-                    _ => sum_group::<SUMMED_TOGETHER>(columns, &self.drawn, means),
+                    1 => push_means(&group.sums_1(), n, means),
+                    2 => push_means(&group.sums_2(), n, means),
+                    3 => push_means(&group.sums_3(), n, means),
+                    4 => push_means(&group.sums_4(), n, means),
+                    5 => push_means(&group.sums_5(), n, means),
+                    6 => push_means(&group.sums_6(), n, means),
+                    _ => push_means(&group.sums_7(), n, means),
                 }
                 first += size;
             }
@@ -396,19 +407,55 @@ impl BootstrapMeans {
     }
 }
 
-/// Adds to each of `K` measures' means (`columns`: `K` columns of the cases) the mean
-/// of the drawn cases, each sum in the order of the draws.
-fn sum_group<const K: usize>(columns: &[f64], drawn: &[usize], means: &mut [Vec<f64>]) {
-    let n = columns.len() / K;
-    let columns: [&[f64]; K] = std::array::from_fn(|k| &columns[k * n..(k + 1) * n]);
-    let mut sums = [0.0f64; K];
-    for &i in drawn {
-        for (sum, column) in sums.iter_mut().zip(&columns) {
-            *sum += column[i];
+/// A group of pairs of measures (from pair `first` of each row) summed over a
+/// resample's drawn cases.
+struct Group<'a> {
+    rows: &'a [[f64; 2]],
+    stride: usize,
+    first: usize,
+    drawn: &'a [usize],
+}
+
+/// `sums_K`: the sums of the group's `K` pairs over the drawn cases, each in the order of
+/// the draws. Written out per `K` with constant indexes, so that the sums live in
+/// registers even where loops are not unrolled (the page's size-optimised wasm).
+macro_rules! group_sums {
+    ($($name:ident: $pairs:literal [$($k:literal)*];)*) => {$(
+        #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+        fn $name(&self) -> [F64x2; $pairs] {
+            let mut sums = [F64x2::zero(); $pairs];
+            for &case in self.drawn {
+                let at = case * self.stride + self.first;
+                // Always there: a drawn case is below the number of cases.
+                if let Some(row) = self.rows.get(at..).and_then(<[_]>::first_chunk::<$pairs>) {
+                    $(sums[$k] = sums[$k].add(F64x2::load(&row[$k]));)*
+                }
+            }
+            sums
         }
+    )*};
+}
+
+impl Group<'_> {
+    group_sums! {
+        sums_1: 1 [0];
+        sums_2: 2 [0 1];
+        sums_3: 3 [0 1 2];
+        sums_4: 4 [0 1 2 3];
+        sums_5: 5 [0 1 2 3 4];
+        sums_6: 6 [0 1 2 3 4 5];
+        sums_7: 7 [0 1 2 3 4 5 6];
     }
-    for (m, s) in means.iter_mut().zip(sums) {
-        m.push(s / n as f64);
+}
+
+/// Adds to each measure's means the mean of its sum (`means` the group's measures; the
+/// padding lane of an odd width has none).
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+fn push_means(sums: &[F64x2], n: usize, means: &mut [Vec<f64>]) {
+    for (pair, means) in sums.iter().zip(means.chunks_mut(2)) {
+        for (mean, sum) in means.iter_mut().zip([pair.low(), pair.high()]) {
+            mean.push(sum / n as f64);
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 //! chunks ([`RandomisedTukey::advance`]) and the draws come from one generator in one
 //! order, so the p-values do not depend on the chunking.
 
+use crate::lanes::F64x2;
 use crate::runs::golden_delta::DELTA_METRICS;
 use crate::stats::SplitMix64;
 
@@ -192,36 +193,23 @@ impl RandomisedTukey {
     }
 
     /// The permuted sums: run `r` receives, on each query, the values of run
-    /// `ordering[r]`. Specialised for each number of runs the table covers, so the
-    /// loop over the runs unrolls and the sums stay in registers.
+    /// `ordering[r]`. Specialised for each number of runs the table covers.
     fn accumulate(&mut self) {
+        let kernel = Permuted {
+            values: &self.values,
+            orderings: &self.orderings,
+            chosen: &self.chosen,
+        };
         match self.runs {
-            2 => self.accumulate_fixed::<2>(),
-            3 => self.accumulate_fixed::<3>(),
-            4 => self.accumulate_fixed::<4>(),
-            5 => self.accumulate_fixed::<5>(),
-            6 => self.accumulate_fixed::<6>(),
-            7 => self.accumulate_fixed::<7>(),
-            8 => self.accumulate_fixed::<8>(),
+            2 => copy_sums(&kernel.sums_2(), &mut self.sums),
+            3 => copy_sums(&kernel.sums_3(), &mut self.sums),
+            4 => copy_sums(&kernel.sums_4(), &mut self.sums),
+            5 => copy_sums(&kernel.sums_5(), &mut self.sums),
+            6 => copy_sums(&kernel.sums_6(), &mut self.sums),
+            7 => copy_sums(&kernel.sums_7(), &mut self.sums),
+            8 => copy_sums(&kernel.sums_8(), &mut self.sums),
             _ => self.accumulate_any(),
         }
-    }
-
-    fn accumulate_fixed<const N: usize>(&mut self) {
-        let mut sums = [[0.0; DELTA_METRICS.len()]; N];
-        for (row, &chosen) in self.values.chunks_exact(N).zip(&self.chosen) {
-            let at = chosen as usize * N;
-            let Some(ordering) = self.orderings.get(at..at + N) else {
-                continue;
-            };
-            for (sum, &from) in sums.iter_mut().zip(ordering) {
-                let v = &row[from as usize];
-                for (s, x) in sum.iter_mut().zip(v) {
-                    *s += x;
-                }
-            }
-        }
-        self.sums.copy_from_slice(&sums);
     }
 
     fn accumulate_any(&mut self) {
@@ -275,6 +263,81 @@ impl RandomisedTukey {
                 matrix
             })
             .collect()
+    }
+}
+
+/// The values, the orderings and the chosen ordering of each query: what a
+/// permutation's sums read.
+struct Permuted<'a> {
+    values: &'a [Values],
+    orderings: &'a [u8],
+    chosen: &'a [u32],
+}
+
+/// A run's permuted sums: the first four metrics in two pairs, the fifth alone.
+#[derive(Clone, Copy)]
+struct RunSums {
+    pairs: [F64x2; 2],
+    last: f64,
+}
+
+/// A run's values as two pairs and the fifth (always: five values).
+#[inline]
+fn split_run(values: &Values) -> Option<(&[f64; 2], &[f64; 2], f64)> {
+    let (low, rest) = values.split_first_chunk::<2>()?;
+    let (high, rest) = rest.split_first_chunk::<2>()?;
+    Some((low, high, *rest.first()?))
+}
+
+/// `sums_N`: the permuted sums of `N` runs, each in the order of the queries. Written
+/// out per `N` with constant indexes, so that the sums live in registers even where
+/// loops are not unrolled (the page's size-optimised wasm).
+macro_rules! permuted_sums {
+    ($($name:ident: $runs:literal [$($r:literal)*];)*) => {$(
+        #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+        fn $name(&self) -> [RunSums; $runs] {
+            let mut sums = [RunSums { pairs: [F64x2::zero(); 2], last: 0.0 }; $runs];
+            for (row, &chosen) in self.values.chunks_exact($runs).zip(self.chosen) {
+                let at = chosen as usize * $runs;
+                // Always there: rows of `$runs` runs, indexes into the table of orderings.
+                let (Some(ordering), Some(row)) = (
+                    self.orderings.get(at..).and_then(<[u8]>::first_chunk::<$runs>),
+                    row.first_chunk::<$runs>(),
+                ) else {
+                    continue;
+                };
+                $(
+                    let from = row.get(usize::from(ordering[$r]));
+                    if let Some((low, high, last)) = from.and_then(split_run) {
+                        let sum = &mut sums[$r];
+                        sum.pairs[0] = sum.pairs[0].add(F64x2::load(low));
+                        sum.pairs[1] = sum.pairs[1].add(F64x2::load(high));
+                        sum.last += last;
+                    }
+                )*
+            }
+            sums
+        }
+    )*};
+}
+
+impl Permuted<'_> {
+    permuted_sums! {
+        sums_2: 2 [0 1];
+        sums_3: 3 [0 1 2];
+        sums_4: 4 [0 1 2 3];
+        sums_5: 5 [0 1 2 3 4];
+        sums_6: 6 [0 1 2 3 4 5];
+        sums_7: 7 [0 1 2 3 4 5 6];
+        sums_8: 8 [0 1 2 3 4 5 6 7];
+    }
+}
+
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+fn copy_sums(permuted: &[RunSums], sums: &mut [Values]) {
+    for (sum, run) in sums.iter_mut().zip(permuted) {
+        let [a, b] = run.pairs;
+        *sum = [a.low(), a.high(), b.low(), b.high(), run.last];
     }
 }
 
