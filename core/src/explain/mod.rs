@@ -12,8 +12,10 @@
 
 mod batch;
 mod boundary;
+mod candidates;
 mod case;
 mod change;
+mod levels;
 mod render;
 mod set_if_list;
 mod tables;
