@@ -66,9 +66,9 @@ pub use crate::partial::{
 // level, low-quality flag and golden case.
 pub use crate::explain::{
     explain, explain_analysis, explain_golden_cases, explain_markdown, explain_one,
-    explain_summary_text, CandidateExplanation, CaseExplanation, Cause, Change, ChangeImpact,
-    ChangedSetting, ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf, SetIf, SetIfList,
-    TraceExplanation,
+    explain_summary_text, CandidateExplanation, CandidateList, CaseExplanation, Cause, Change,
+    ChangeImpact, ChangedSetting, ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf,
+    SetIf, SetIfList, TraceExplanation,
 };
 
 // The same batch under pinned settings (`eval --baseline`'s page counterpart).

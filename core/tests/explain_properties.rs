@@ -270,7 +270,7 @@ proptest! {
                         }
                     }
                     Status::Accepted => {
-                        for d in &c.dropped_if {
+                        for d in c.dropped_if {
                             prop_assert!(!accepted(&d.set), "{} should drop {}", d.set, c.index);
                             for (key, current) in [(Key::ReturnN, config.return_n), (Key::MaxChunksPerDocument, config.max_chunks_per_document)] {
                                 if let Some(v) = count_of(&d.set, key) {
@@ -292,11 +292,11 @@ proptest! {
                     Status::DocCap | Status::ReturnN => {
                         prop_assert!(!c.accepted_if.is_empty(), "a valid candidate is always acceptable");
                         let singles = c.accepted_if.iter().all(|a| a.set.settings().count() == 1);
-                        for a in &c.accepted_if {
+                        for a in c.accepted_if {
                             prop_assert!(accepted(&a.set), "{} should accept {}", a.set, c.index);
                         }
                         if singles {
-                            for a in &c.accepted_if {
+                            for a in c.accepted_if {
                                 for (key, current) in [(Key::ReturnN, config.return_n), (Key::MaxChunksPerDocument, config.max_chunks_per_document)] {
                                     if let Some(v) = count_of(&a.set, key) {
                                         for w in nearer_counts(current, v) {
@@ -315,7 +315,7 @@ proptest! {
                         }
                         if !singles {
                             // No pair nearer on both settings accepts it.
-                            for a in &c.accepted_if {
+                            for a in c.accepted_if {
                                 let (r, cap) = (count_of(&a.set, Key::ReturnN).unwrap_or(0), count_of(&a.set, Key::MaxChunksPerDocument).unwrap_or(0));
                                 for r2 in 1..=MAX_COUNT {
                                     for c2 in 1..=MAX_COUNT {

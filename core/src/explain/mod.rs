@@ -21,6 +21,7 @@ mod set_if_list;
 mod tables;
 mod trace;
 
+pub use candidates::{CandidateExplanation, CandidateList};
 pub use case::Cause;
 pub use change::{Change, ChangedSetting};
 pub use render::{explain_markdown, explain_summary_text};
@@ -34,7 +35,6 @@ use crate::outcome::Level;
 use crate::pipeline::Status;
 use crate::trace_analysis::{Scratch, TraceAnalysis};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -62,7 +62,7 @@ pub struct TraceExplanation {
     pub low_quality_if: Vec<LowQualityIf>,
     /// Why `levelIf` is empty, when it is.
     pub reason: Option<String>,
-    pub candidates: Vec<CandidateExplanation>,
+    pub candidates: CandidateList,
 }
 
 /// A change and the level the trace then has.
@@ -86,23 +86,6 @@ pub struct LowQualityIf {
 #[serde(rename_all = "camelCase")]
 pub struct SetIf {
     pub set: Change,
-}
-
-/// One candidate: its status now and the nearest changes that flip it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CandidateExplanation {
-    /// 0-based position in the trace's input list (the block's `inputIndex`).
-    pub index: usize,
-    pub doc_id: Arc<str>,
-    pub status: Status,
-    /// Not accepted: per setting, its nearest value that accepts it; where no single
-    /// setting does, the least pairs.
-    pub accepted_if: SetIfList,
-    /// Accepted: per setting, its nearest value that drops it.
-    pub dropped_if: SetIfList,
-    /// Why the list that applies is empty (`duplicate`, `invalid`, the first block).
-    pub reason: Option<Cow<'static, str>>,
 }
 
 /// One golden case: why it was or was not found, and what finds it.
@@ -256,13 +239,9 @@ pub fn explain_one(index: usize, t: &TraceAnalysis, settings: &Settings) -> Trac
 pub(crate) struct Work {
     pub(crate) scratch: Scratch,
     pub(crate) per_doc: Vec<usize>,
-    /// Scratch of a trace's candidates' entries: per document slot its first
-    /// candidate, per candidate its input index and docId, one entry's changes.
-    pub(crate) first_of_doc: Vec<usize>,
-    pub(crate) input_indices: Vec<Option<usize>>,
-    pub(crate) doc_ids: Vec<Option<Arc<str>>>,
+    /// One candidate's changes as they are found.
     pub(crate) changes: Vec<SetIf>,
-    /// Duplicates' reasons, each written once (see `trace::candidates`).
+    /// Duplicates' reasons, each written once (see `candidates::candidates`).
     pub(crate) reasons: Vec<(crate::pipeline::StatusReason, String)>,
     /// One trace's tables at a time (see [`tables::Tables::fill`]).
     pub(crate) tables: tables::Tables,

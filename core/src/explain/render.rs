@@ -130,15 +130,15 @@ pub fn explain_markdown(e: &Explanation) -> String {
         out.push_str("\n| candidate | docId | status | accepted with |\n|---:|---|---|---|\n");
         for c in dropped {
             let with = if c.accepted_if.is_empty() {
-                c.reason.as_deref().unwrap_or_default().to_owned()
+                c.reason.unwrap_or_default().to_owned()
             } else {
-                changes(&c.accepted_if)
+                changes(c.accepted_if)
             };
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} |",
                 c.index,
-                md_cell(&c.doc_id),
+                md_cell(c.doc_id),
                 md_cell(c.status.as_str()),
                 md_cell(&with)
             );

@@ -34,11 +34,15 @@ enum Repr {
 
 impl Default for Repr {
     fn default() -> Self {
-        Repr::Counts {
-            len: 0,
-            counts: [[0; 2]; IN_PLACE],
-        }
+        Repr::EMPTY
     }
+}
+
+impl Repr {
+    const EMPTY: Repr = Repr::Counts {
+        len: 0,
+        counts: [[0; 2]; IN_PLACE],
+    };
 }
 
 fn change_of([return_n, cap]: [u16; 2]) -> Change {
@@ -84,8 +88,8 @@ fn counts_of(change: &Change) -> Option<[u16; 2]> {
 }
 
 impl SetIfList {
-    pub fn new() -> SetIfList {
-        SetIfList::default()
+    pub const fn new() -> SetIfList {
+        SetIfList(Repr::EMPTY)
     }
 
     /// The list of `changes`, in their order.
