@@ -2,9 +2,9 @@
 //! drops an accepted one.
 //!
 //! A large batch has half a million candidates, so a trace's are held as a table
-//! ([`CandidateList`]): per candidate its place in the trace, its status, its one list
-//! of changes and its reason's place among the trace's reasons (most candidates have
-//! none, and the duplicates of one rank share one). What a candidate reads of its input
+//! ([`CandidateList`]): per candidate its place in the trace, its status and its one
+//! list of changes, in 24 bytes; the few with a reason are listed apart with its place
+//! among the trace's reasons (the duplicates of one rank share one). What a candidate reads of its input
 //! (input index, docId) is read from the shared trace when the candidate is read, as a
 //! block reads it: building the table reads no candidate but a duplicate or an invalid
 //! one (in a large batch each such read is a cache miss, and cloning every docId was
@@ -48,15 +48,17 @@ pub struct CandidateList {
     /// docId) is read from it, as a block reads it.
     trace: Arc<Trace>,
     reasons: Vec<Cow<'static, str>>,
+    /// `(entry, reason)`: the entries that have a reason (a few), by place in
+    /// `entries`, with its place in `reasons`; ordered by entry.
+    reason_of: Vec<(u32, u32)>,
     entries: Vec<Entry>,
 }
 
+/// 24 bytes.
 #[derive(Debug, Clone)]
 struct Entry {
     /// Into the trace's candidates.
-    candidate: usize,
-    /// Into `reasons`, plus one; 0 for none.
-    reason: u32,
+    candidate: u32,
     status: Status,
     /// `droppedIf` for an accepted candidate, else `acceptedIf` (the other is empty).
     changes: SetIfList,
@@ -75,20 +77,29 @@ impl CandidateList {
 
     /// The `at`-th candidate in processing order.
     pub fn get(&self, at: usize) -> Option<CandidateExplanation<'_>> {
-        self.entries.get(at).and_then(|e| self.view(e))
+        self.entries.get(at).and_then(|e| self.view(at, e))
     }
 
     /// The candidates in processing order.
     pub fn iter(&self) -> Iter<'_> {
         Iter {
             list: self,
-            entries: self.entries.iter(),
+            entries: self.entries.iter().enumerate(),
         }
     }
 
     /// `None` only for an entry of no candidate, which is never made.
-    fn view<'a>(&'a self, e: &'a Entry) -> Option<CandidateExplanation<'a>> {
-        let candidate = self.trace.candidates().get(e.candidate)?;
+    fn view<'a>(&'a self, at: usize, e: &'a Entry) -> Option<CandidateExplanation<'a>> {
+        let candidate = self.trace.candidates().get(e.candidate as usize)?;
+        let reason = u32::try_from(at)
+            .ok()
+            .and_then(|at| {
+                let found = self
+                    .reason_of
+                    .binary_search_by_key(&at, |&(entry, _)| entry);
+                found.ok().and_then(|i| self.reason_of.get(i))
+            })
+            .and_then(|&(_, reason)| self.reasons.get(reason as usize));
         let (accepted_if, dropped_if) = match e.status {
             Status::Accepted => (&NO_CHANGES, &e.changes),
             _ => (&e.changes, &NO_CHANGES),
@@ -99,16 +110,13 @@ impl CandidateList {
             status: e.status,
             accepted_if,
             dropped_if,
-            reason: (e.reason as usize)
-                .checked_sub(1)
-                .and_then(|at| self.reasons.get(at))
-                .map(|r| &**r),
+            reason: reason.map(|r| &**r),
         })
     }
 
-    /// The place of the reason `text` among the trace's reasons, plus one; added from
-    /// `owned` when new.
-    fn reason_slot(&mut self, text: &str, owned: impl FnOnce() -> Cow<'static, str>) -> u32 {
+    /// Gives the entry about to be pushed the reason `text`, added from `owned` when
+    /// the trace has not given it yet.
+    fn give_reason(&mut self, text: &str, owned: impl FnOnce() -> Cow<'static, str>) {
         let at = match self.reasons.iter().position(|r| r == text) {
             Some(at) => at,
             None => {
@@ -116,7 +124,9 @@ impl CandidateList {
                 self.reasons.len() - 1
             }
         };
-        u32::try_from(at + 1).unwrap_or(0)
+        if let (Ok(entry), Ok(reason)) = (u32::try_from(self.entries.len()), u32::try_from(at)) {
+            self.reason_of.push((entry, reason));
+        }
     }
 }
 
@@ -131,14 +141,14 @@ impl fmt::Debug for CandidateList {
 #[derive(Debug, Clone)]
 pub struct Iter<'a> {
     list: &'a CandidateList,
-    entries: std::slice::Iter<'a, Entry>,
+    entries: std::iter::Enumerate<std::slice::Iter<'a, Entry>>,
 }
 
 impl<'a> Iterator for Iter<'a> {
     type Item = CandidateExplanation<'a>;
 
     fn next(&mut self) -> Option<CandidateExplanation<'a>> {
-        self.entries.find_map(|e| self.list.view(e))
+        self.entries.find_map(|(at, e)| self.list.view(at, e))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -183,13 +193,18 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
     let mut list = CandidateList {
         trace: t.trace.clone(),
         reasons: Vec::new(),
+        reason_of: Vec::new(),
         entries: Vec::with_capacity(t.trace.hot().len()),
     };
     // The hot entries, not the blocks: a block computes its quality again when built.
     for (j, (h, &status)) in t.trace.hot().iter().zip(&tables.status).enumerate() {
-        if h.index >= candidates.len() {
+        // A trace of more than 4G candidates cannot be read into memory at all.
+        let Some(candidate) = u32::try_from(h.index)
+            .ok()
+            .filter(|_| h.index < candidates.len())
+        else {
             continue;
-        }
+        };
         // Built in one buffer, then held in place by the entry (see `SetIfList`).
         changes.clear();
         let reason = match status {
@@ -262,21 +277,32 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
                 }
             }
         };
-        let reason = match reason {
-            Reason::None => 0,
-            Reason::Fixed(text) => list.reason_slot(text, || Cow::Borrowed(text)),
-            Reason::Duplicate(at) => match reasons.get(at) {
-                Some((_, text)) => list.reason_slot(text, || Cow::Owned(text.clone())),
-                None => 0,
-            },
-            Reason::Invalid(text) => list.reason_slot(&text, || Cow::Owned(text.clone())),
-        };
+        match reason {
+            Reason::None => {}
+            Reason::Fixed(text) => list.give_reason(text, || Cow::Borrowed(text)),
+            Reason::Duplicate(at) => {
+                if let Some((_, text)) = reasons.get(at) {
+                    list.give_reason(text, || Cow::Owned(text.clone()));
+                }
+            }
+            Reason::Invalid(text) => list.give_reason(&text, || Cow::Owned(text.clone())),
+        }
         list.entries.push(Entry {
-            candidate: h.index,
-            reason,
+            candidate,
             status,
             changes: SetIfList::from_slice(changes),
         });
     }
     list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_takes_twenty_four_bytes() {
+        // Half a million candidates each hold one.
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
 }

@@ -29,8 +29,13 @@ enum Repr {
         len: u8,
         counts: [[u16; 2]; IN_PLACE],
     },
-    Changes(Box<[SetIf]>),
+    /// Boxed twice: a thin pointer keeps the whole list at 16 bytes.
+    Changes(Box<Longer>),
 }
+
+/// A list not held in place.
+#[derive(Clone)]
+struct Longer(Box<[SetIf]>);
 
 impl Default for Repr {
     fn default() -> Self {
@@ -114,13 +119,13 @@ impl SetIfList {
                 });
             }
         }
-        SetIfList(Repr::Changes(changes.into()))
+        SetIfList(Repr::Changes(Box::new(Longer(changes.into()))))
     }
 
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Counts { len, .. } => usize::from(*len),
-            Repr::Changes(changes) => changes.len(),
+            Repr::Changes(changes) => changes.0.len(),
         }
     }
 
@@ -135,7 +140,7 @@ impl SetIfList {
                 .get(..usize::from(*len))
                 .and_then(|held| held.get(index))
                 .map(|&c| SetIf { set: change_of(c) }),
-            Repr::Changes(changes) => changes.get(index).copied(),
+            Repr::Changes(changes) => changes.0.get(index).copied(),
         }
     }
 
@@ -242,6 +247,12 @@ mod tests {
 
     fn listed(changes: &[Change]) -> Vec<SetIf> {
         changes.iter().map(|&set| SetIf { set }).collect()
+    }
+
+    #[test]
+    fn a_list_takes_sixteen_bytes() {
+        // Half a million candidates each hold one.
+        assert_eq!(std::mem::size_of::<SetIfList>(), 16);
     }
 
     #[test]
