@@ -154,22 +154,26 @@ pub(crate) fn link_cases_by_keys<'a>(
     cases: &[GoldenCase],
     trace_keys: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
 ) -> Vec<Option<(usize, LinkedBy)>> {
-    // First occurrence wins: build the indexes walking the batch in order.
-    let trace_keys = trace_keys.into_iter();
-    let expected = trace_keys.size_hint().0;
-    let mut by_id: FastMap<&str, usize> = FastMap::default();
-    by_id.reserve(expected);
-    let mut by_query: FastMap<&str, usize> = FastMap::default();
-    for (i, (case_id, query)) in trace_keys.enumerate() {
-        match case_id {
-            Some(id) => {
-                by_id.entry(id).or_insert(i);
-            }
-            None => {
-                if let Some(q) = query {
-                    by_query.entry(q.trim()).or_insert(i);
-                }
-            }
+    // Indexed by the cases' keys, not the traces': a batch has many more traces than
+    // cases, and looking a trace's key up costs less than inserting it. Each key holds
+    // the first trace that has it (first occurrence wins: the batch is walked in order).
+    let mut by_id: FastMap<&str, Option<usize>> = cases
+        .iter()
+        .map(|case| (case.case_id.as_str(), None))
+        .collect();
+    let mut by_query: FastMap<&str, Option<usize>> = cases
+        .iter()
+        .filter_map(|case| case.query.as_deref())
+        .map(|q| (q.trim(), None))
+        .collect();
+    for (i, (case_id, query)) in trace_keys.into_iter().enumerate() {
+        let first = match (case_id, query) {
+            (Some(id), _) => by_id.get_mut(id),
+            (None, Some(q)) => by_query.get_mut(q.trim()),
+            (None, None) => None,
+        };
+        if let Some(first @ None) = first {
+            *first = Some(i);
         }
     }
     cases
@@ -177,12 +181,14 @@ pub(crate) fn link_cases_by_keys<'a>(
         .map(|case| {
             by_id
                 .get(case.case_id.as_str())
-                .map(|&i| (i, LinkedBy::CaseId))
+                .copied()
+                .flatten()
+                .map(|i| (i, LinkedBy::CaseId))
                 .or_else(|| {
                     case.query
                         .as_deref()
-                        .and_then(|q| by_query.get(q.trim()))
-                        .map(|&i| (i, LinkedBy::Query))
+                        .and_then(|q| by_query.get(q.trim()).copied().flatten())
+                        .map(|i| (i, LinkedBy::Query))
                 })
         })
         .collect()
@@ -554,4 +560,78 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
     evaluate_runs(&cases.cases, &runs, analysis.config.return_n)
         .with_config(config)
         .with_diagnostics(cases.diagnostics.iter().cloned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{link_cases_by_keys, GoldenCase, LinkedBy};
+
+    /// The plain reading of the linking rule: per case, the first trace with its
+    /// `caseId`, else the first trace without a `caseId` whose trimmed query is its
+    /// trimmed query.
+    fn linked_plainly(
+        cases: &[GoldenCase],
+        traces: &[(Option<&str>, Option<&str>)],
+    ) -> Vec<Option<(usize, LinkedBy)>> {
+        cases
+            .iter()
+            .map(|case| {
+                let by_id = traces
+                    .iter()
+                    .position(|(id, _)| *id == Some(case.case_id.as_str()))
+                    .map(|i| (i, LinkedBy::CaseId));
+                by_id.or_else(|| {
+                    let query = case.query.as_deref()?.trim();
+                    traces
+                        .iter()
+                        .position(|(id, q)| id.is_none() && q.map(str::trim) == Some(query))
+                        .map(|i| (i, LinkedBy::Query))
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn links_as_the_plain_rule_does() {
+        let case = |id: &str, query: Option<&str>| GoldenCase {
+            case_id: id.to_owned(),
+            query: query.map(str::to_owned),
+            expected_doc_ids: Vec::new(),
+            expected_breadcrumbs: Vec::new(),
+            expected_keywords: Vec::new(),
+            notes: None,
+        };
+        let cases = [
+            case("a", Some("redis eviction")),
+            case("b", Some(" redis eviction ")),
+            case("a", None),
+            case("c", Some("only by query")),
+            case("d", Some("nothing matches")),
+            case("e", None),
+            case("f", Some("taken by an id")),
+            case("g", Some("")),
+        ];
+        let traces = [
+            (None, Some("redis eviction")),
+            (Some("b"), Some("unrelated")),
+            (None, Some("  only by query\t")),
+            (Some("x"), Some("taken by an id")),
+            (Some("a"), None),
+            (None, Some("only by query")),
+            (Some("a"), Some("second a")),
+            (None, None),
+            (None, Some("taken by an id")),
+            (None, Some(" ")),
+            (Some("b"), None),
+        ];
+        let linked = link_cases_by_keys(&cases, traces.iter().copied());
+        assert_eq!(linked, linked_plainly(&cases, &traces));
+        assert_eq!(linked[0], Some((4, LinkedBy::CaseId)));
+        assert_eq!(linked[1], Some((1, LinkedBy::CaseId)));
+        assert_eq!(linked[3], Some((2, LinkedBy::Query)));
+        assert_eq!(linked[4], None);
+        assert_eq!(linked[6], Some((8, LinkedBy::Query)));
+        assert_eq!(linked[7], Some((9, LinkedBy::Query)));
+        assert_eq!(link_cases_by_keys(&[], traces.iter().copied()), Vec::new());
+    }
 }
