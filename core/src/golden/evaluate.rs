@@ -340,8 +340,10 @@ impl HitProbe {
                 .filter_map(|b| b.breadcrumb.as_deref().map(normalize_query))
                 .any(|crumb| self.breadcrumbs.iter().any(|n| crumb.contains(n.as_str())));
         // The text as `evaluate_case` reads it: every field joined with single spaces,
-        // then normalised.
-        let coverage = (!self.keywords.is_empty()).then(|| {
+        // then normalised. A breadcrumb found is evidence enough, and without the
+        // document the level is weak either way: the coverage would change nothing, so
+        // the text (most of an evaluation's time) is not read.
+        let coverage = (!breadcrumb_hit && !self.keywords.is_empty()).then(|| {
             joined.clear();
             let fields = blocks.flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt]);
             for (i, field) in fields.filter_map(|f| f.as_deref()).enumerate() {
@@ -564,7 +566,9 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
 
 #[cfg(test)]
 mod tests {
-    use super::{link_cases_by_keys, GoldenCase, LinkedBy};
+    use super::{evaluate_case, link_cases_by_keys, GoldenCase, HitProbe, LinkedBy};
+    use super::{RunBlock, RunTrace};
+    use crate::input::{parse_document, Candidate};
 
     /// The plain reading of the linking rule: per case, the first trace with its
     /// `caseId`, else the first trace without a `caseId` whose trimmed query is its
@@ -591,16 +595,88 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn links_as_the_plain_rule_does() {
-        let case = |id: &str, query: Option<&str>| GoldenCase {
+    fn case(id: &str, query: Option<&str>) -> GoldenCase {
+        GoldenCase {
             case_id: id.to_owned(),
             query: query.map(str::to_owned),
             expected_doc_ids: Vec::new(),
             expected_breadcrumbs: Vec::new(),
             expected_keywords: Vec::new(),
             notes: None,
+        }
+    }
+
+    /// A probe's level and docHit are those `evaluate_case` reports, on every list a
+    /// trace's candidates can make (each subset, in order).
+    #[test]
+    fn a_probe_s_hit_is_the_evaluation_s() {
+        let trace = serde_json::json!({"query": "q", "candidates": [
+            {"docId": "d1", "breadcrumb": "Ops > Redis", "title": "Eviction",
+             "excerpt": "LRU  eviction policy", "originalRank": 1, "score": 0.1},
+            {"docId": "d2", "breadcrumb": "支付 > Retry", "title": "ΟΔΟΣ",
+             "excerpt": "gateway\ttimeout retry", "originalRank": 2, "score": 0.2},
+            {"docId": "d3", "title": "Session", "excerpt": "session cookie",
+             "originalRank": 3, "score": 0.3},
+            {"docId": "d1", "breadcrumb": "Ops > Memory", "excerpt": " maxmemory ",
+             "originalRank": 4, "score": 0.4}
+        ]});
+        let batch = parse_document("t", &trace.to_string());
+        let Some(trace) = batch.traces.first() else {
+            panic!("the trace parses");
         };
+        let candidates = trace.candidates();
+        assert_eq!(candidates.len(), 4);
+        let strings = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect();
+        let expecting = |docs: &[&str], crumbs: &[&str], keywords: &[&str]| GoldenCase {
+            expected_doc_ids: strings(docs),
+            expected_breadcrumbs: strings(crumbs),
+            expected_keywords: strings(keywords),
+            ..case("c", Some("q"))
+        };
+        let cases = [
+            expecting(&["d1"], &["ops > redis"], &["eviction policy", "missing"]),
+            expecting(&["d2"], &[], &["timeout retry", "οδοσ"]),
+            expecting(&["dx"], &["REDIS"], &["session"]),
+            expecting(&["dx"], &["memory"], &[]),
+            expecting(&[], &[], &[]),
+            expecting(&["d3"], &["nowhere"], &["cookie maxmemory", "cookie ops"]),
+            expecting(&["d1", "d1"], &["  "], &["EVICTION", "lru eviction", "x"]),
+        ];
+        let mut joined = String::new();
+        let mut compared = 0;
+        for case in &cases {
+            let probe = HitProbe::of(case);
+            for subset in 0..(1u32 << candidates.len()) {
+                let list: Vec<&Candidate> = candidates
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| subset & (1 << i) != 0)
+                    .map(|(_, c)| c)
+                    .collect();
+                let run = RunTrace {
+                    k: 5,
+                    blocks: list
+                        .iter()
+                        .map(|c| RunBlock {
+                            doc_id: c.doc_id.to_string(),
+                            breadcrumb: c.breadcrumb.as_deref().map(str::to_owned),
+                            title: c.title.as_deref().map(str::to_owned),
+                            excerpt: c.excerpt.as_deref().map(str::to_owned),
+                        })
+                        .collect(),
+                    ..RunTrace::default()
+                };
+                let report = evaluate_case(case, Some((&run, LinkedBy::Query)), 5);
+                let hit = probe.hit(list.iter().copied(), &mut joined);
+                assert_eq!(hit, (report.level, report.doc_hit), "{subset:b}");
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, cases.len() * 16);
+    }
+
+    #[test]
+    fn links_as_the_plain_rule_does() {
         let cases = [
             case("a", Some("redis eviction")),
             case("b", Some(" redis eviction ")),
