@@ -154,22 +154,26 @@ pub(crate) fn link_cases_by_keys<'a>(
     cases: &[GoldenCase],
     trace_keys: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
 ) -> Vec<Option<(usize, LinkedBy)>> {
-    // First occurrence wins: build the indexes walking the batch in order.
-    let trace_keys = trace_keys.into_iter();
-    let expected = trace_keys.size_hint().0;
-    let mut by_id: FastMap<&str, usize> = FastMap::default();
-    by_id.reserve(expected);
-    let mut by_query: FastMap<&str, usize> = FastMap::default();
-    for (i, (case_id, query)) in trace_keys.enumerate() {
-        match case_id {
-            Some(id) => {
-                by_id.entry(id).or_insert(i);
-            }
-            None => {
-                if let Some(q) = query {
-                    by_query.entry(q.trim()).or_insert(i);
-                }
-            }
+    // Indexed by the cases' keys, not the traces': a batch has many more traces than
+    // cases, and looking a trace's key up costs less than inserting it. Each key holds
+    // the first trace that has it (first occurrence wins: the batch is walked in order).
+    let mut by_id: FastMap<&str, Option<usize>> = cases
+        .iter()
+        .map(|case| (case.case_id.as_str(), None))
+        .collect();
+    let mut by_query: FastMap<&str, Option<usize>> = cases
+        .iter()
+        .filter_map(|case| case.query.as_deref())
+        .map(|q| (q.trim(), None))
+        .collect();
+    for (i, (case_id, query)) in trace_keys.into_iter().enumerate() {
+        let first = match (case_id, query) {
+            (Some(id), _) => by_id.get_mut(id),
+            (None, Some(q)) => by_query.get_mut(q.trim()),
+            (None, None) => None,
+        };
+        if let Some(first @ None) = first {
+            *first = Some(i);
         }
     }
     cases
@@ -177,12 +181,14 @@ pub(crate) fn link_cases_by_keys<'a>(
         .map(|case| {
             by_id
                 .get(case.case_id.as_str())
-                .map(|&i| (i, LinkedBy::CaseId))
+                .copied()
+                .flatten()
+                .map(|i| (i, LinkedBy::CaseId))
                 .or_else(|| {
                     case.query
                         .as_deref()
-                        .and_then(|q| by_query.get(q.trim()))
-                        .map(|&i| (i, LinkedBy::Query))
+                        .and_then(|q| by_query.get(q.trim()).copied().flatten())
+                        .map(|i| (i, LinkedBy::Query))
                 })
         })
         .collect()
@@ -334,8 +340,10 @@ impl HitProbe {
                 .filter_map(|b| b.breadcrumb.as_deref().map(normalize_query))
                 .any(|crumb| self.breadcrumbs.iter().any(|n| crumb.contains(n.as_str())));
         // The text as `evaluate_case` reads it: every field joined with single spaces,
-        // then normalised.
-        let coverage = (!self.keywords.is_empty()).then(|| {
+        // then normalised. A breadcrumb found is evidence enough, and without the
+        // document the level is weak either way: the coverage would change nothing, so
+        // the text (most of an evaluation's time) is not read.
+        let coverage = (!breadcrumb_hit && !self.keywords.is_empty()).then(|| {
             joined.clear();
             let fields = blocks.flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt]);
             for (i, field) in fields.filter_map(|f| f.as_deref()).enumerate() {
@@ -554,4 +562,152 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
     evaluate_runs(&cases.cases, &runs, analysis.config.return_n)
         .with_config(config)
         .with_diagnostics(cases.diagnostics.iter().cloned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{evaluate_case, link_cases_by_keys, GoldenCase, HitProbe, LinkedBy};
+    use super::{RunBlock, RunTrace};
+    use crate::input::{parse_document, Candidate};
+
+    /// The plain reading of the linking rule: per case, the first trace with its
+    /// `caseId`, else the first trace without a `caseId` whose trimmed query is its
+    /// trimmed query.
+    fn linked_plainly(
+        cases: &[GoldenCase],
+        traces: &[(Option<&str>, Option<&str>)],
+    ) -> Vec<Option<(usize, LinkedBy)>> {
+        cases
+            .iter()
+            .map(|case| {
+                let by_id = traces
+                    .iter()
+                    .position(|(id, _)| *id == Some(case.case_id.as_str()))
+                    .map(|i| (i, LinkedBy::CaseId));
+                by_id.or_else(|| {
+                    let query = case.query.as_deref()?.trim();
+                    traces
+                        .iter()
+                        .position(|(id, q)| id.is_none() && q.map(str::trim) == Some(query))
+                        .map(|i| (i, LinkedBy::Query))
+                })
+            })
+            .collect()
+    }
+
+    fn case(id: &str, query: Option<&str>) -> GoldenCase {
+        GoldenCase {
+            case_id: id.to_owned(),
+            query: query.map(str::to_owned),
+            expected_doc_ids: Vec::new(),
+            expected_breadcrumbs: Vec::new(),
+            expected_keywords: Vec::new(),
+            notes: None,
+        }
+    }
+
+    /// A probe's level and docHit are those `evaluate_case` reports, on every list a
+    /// trace's candidates can make (each subset, in order).
+    #[test]
+    fn a_probe_s_hit_is_the_evaluation_s() {
+        let trace = serde_json::json!({"query": "q", "candidates": [
+            {"docId": "d1", "breadcrumb": "Ops > Redis", "title": "Eviction",
+             "excerpt": "LRU  eviction policy", "originalRank": 1, "score": 0.1},
+            {"docId": "d2", "breadcrumb": "支付 > Retry", "title": "ΟΔΟΣ",
+             "excerpt": "gateway\ttimeout retry", "originalRank": 2, "score": 0.2},
+            {"docId": "d3", "title": "Session", "excerpt": "session cookie",
+             "originalRank": 3, "score": 0.3},
+            {"docId": "d1", "breadcrumb": "Ops > Memory", "excerpt": " maxmemory ",
+             "originalRank": 4, "score": 0.4}
+        ]});
+        let batch = parse_document("t", &trace.to_string());
+        let Some(trace) = batch.traces.first() else {
+            panic!("the trace parses");
+        };
+        let candidates = trace.candidates();
+        assert_eq!(candidates.len(), 4);
+        let strings = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect();
+        let expecting = |docs: &[&str], crumbs: &[&str], keywords: &[&str]| GoldenCase {
+            expected_doc_ids: strings(docs),
+            expected_breadcrumbs: strings(crumbs),
+            expected_keywords: strings(keywords),
+            ..case("c", Some("q"))
+        };
+        let cases = [
+            expecting(&["d1"], &["ops > redis"], &["eviction policy", "missing"]),
+            expecting(&["d2"], &[], &["timeout retry", "οδοσ"]),
+            expecting(&["dx"], &["REDIS"], &["session"]),
+            expecting(&["dx"], &["memory"], &[]),
+            expecting(&[], &[], &[]),
+            expecting(&["d3"], &["nowhere"], &["cookie maxmemory", "cookie ops"]),
+            expecting(&["d1", "d1"], &["  "], &["EVICTION", "lru eviction", "x"]),
+        ];
+        let mut joined = String::new();
+        let mut compared = 0;
+        for case in &cases {
+            let probe = HitProbe::of(case);
+            for subset in 0..(1u32 << candidates.len()) {
+                let list: Vec<&Candidate> = candidates
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| subset & (1 << i) != 0)
+                    .map(|(_, c)| c)
+                    .collect();
+                let run = RunTrace {
+                    k: 5,
+                    blocks: list
+                        .iter()
+                        .map(|c| RunBlock {
+                            doc_id: c.doc_id.to_string(),
+                            breadcrumb: c.breadcrumb.as_deref().map(str::to_owned),
+                            title: c.title.as_deref().map(str::to_owned),
+                            excerpt: c.excerpt.as_deref().map(str::to_owned),
+                        })
+                        .collect(),
+                    ..RunTrace::default()
+                };
+                let report = evaluate_case(case, Some((&run, LinkedBy::Query)), 5);
+                let hit = probe.hit(list.iter().copied(), &mut joined);
+                assert_eq!(hit, (report.level, report.doc_hit), "{subset:b}");
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, cases.len() * 16);
+    }
+
+    #[test]
+    fn links_as_the_plain_rule_does() {
+        let cases = [
+            case("a", Some("redis eviction")),
+            case("b", Some(" redis eviction ")),
+            case("a", None),
+            case("c", Some("only by query")),
+            case("d", Some("nothing matches")),
+            case("e", None),
+            case("f", Some("taken by an id")),
+            case("g", Some("")),
+        ];
+        let traces = [
+            (None, Some("redis eviction")),
+            (Some("b"), Some("unrelated")),
+            (None, Some("  only by query\t")),
+            (Some("x"), Some("taken by an id")),
+            (Some("a"), None),
+            (None, Some("only by query")),
+            (Some("a"), Some("second a")),
+            (None, None),
+            (None, Some("taken by an id")),
+            (None, Some(" ")),
+            (Some("b"), None),
+        ];
+        let linked = link_cases_by_keys(&cases, traces.iter().copied());
+        assert_eq!(linked, linked_plainly(&cases, &traces));
+        assert_eq!(linked[0], Some((4, LinkedBy::CaseId)));
+        assert_eq!(linked[1], Some((1, LinkedBy::CaseId)));
+        assert_eq!(linked[3], Some((2, LinkedBy::Query)));
+        assert_eq!(linked[4], None);
+        assert_eq!(linked[6], Some((8, LinkedBy::Query)));
+        assert_eq!(linked[7], Some((9, LinkedBy::Query)));
+        assert_eq!(link_cases_by_keys(&[], traces.iter().copied()), Vec::new());
+    }
 }
