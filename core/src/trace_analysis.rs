@@ -250,6 +250,13 @@ impl TraceAnalysis {
             .filter_map(|d| Some((self.trace.candidates().get(d.index)?, d.status)))
     }
 
+    /// Each candidate's status in processing order: one per entry of the trace's
+    /// [`Trace::hot`], in their order (the explanation reads the decisions made here
+    /// rather than deciding again).
+    pub(crate) fn statuses(&self) -> impl ExactSizeIterator<Item = Status> + '_ {
+        self.decided.iter().map(|d| d.status)
+    }
+
     /// `self.block(at)?.status_reason()`, without building the block.
     pub(crate) fn status_reason_at(&self, at: usize) -> Option<StatusReason> {
         let d = self.decided.get(at)?;

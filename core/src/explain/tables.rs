@@ -20,9 +20,8 @@
 //! (its document's extra blocks take the places), which is why every cap is decided.
 
 use crate::config::Config;
-use crate::input::Trace;
 use crate::pipeline::{decide_hot, Status};
-use crate::trace_analysis::quality_of;
+use crate::trace_analysis::{quality_of, TraceAnalysis};
 
 /// The acceptance of every candidate of one trace under every cap, with no `returnN`
 /// limit, and the qualities under the trace's current configuration (the integer
@@ -41,8 +40,9 @@ pub(crate) struct Tables {
     best: Vec<f64>,
     /// Accepted under each cap with no `returnN` limit.
     totals: Vec<usize>,
-    /// Per candidate in processing order: its quality, whether that quality reads
-    /// `maxL2Distance`, its status now.
+    /// Per candidate in processing order: its quality (0 for a candidate no setting
+    /// accepts: a duplicate or an invalid rank, whose quality nothing reads), its status
+    /// now.
     pub(crate) quality: Vec<f64>,
     pub(crate) status: Vec<Status>,
     /// The trace's current `maxChunksPerDocument` and `returnN`.
@@ -62,33 +62,30 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    /// Decides `trace` under every cap with the pipeline. `config` is the trace's
-    /// effective configuration; `per_doc` is scratch space.
+    /// Decides `t`'s trace under every cap with the pipeline; `per_doc` is scratch space.
     #[cfg(test)]
-    pub(crate) fn of(trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) -> Tables {
+    pub(crate) fn of(t: &TraceAnalysis, per_doc: &mut Vec<usize>) -> Tables {
         let mut tables = Tables::default();
-        tables.fill(trace, config, per_doc);
+        tables.fill(t, per_doc);
         tables
     }
 
     /// [`Tables::of`] into these tables' buffers: explaining a batch reuses one set of
     /// tables, so a trace allocates nothing here.
-    pub(crate) fn fill(&mut self, trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) {
+    pub(crate) fn fill(&mut self, t: &TraceAnalysis, per_doc: &mut Vec<usize>) {
+        let (trace, config) = (&*t.trace, &t.config);
         let n = trace.candidates().len();
         let positions = trace.hot().len();
         self.positions = positions;
         self.cap = config.max_chunks_per_document;
         self.return_n = config.return_n;
-        self.quality.clear();
+        // The statuses under the configuration are the analysis's own decisions.
         self.status.clear();
-        // Qualities and the current statuses, in one pass under the configuration.
-        let (quality, status) = (&mut self.quality, &mut self.status);
-        decide_hot(trace, config, per_doc, |h, decision| {
-            quality.push(quality_of(h, n, config).score);
-            status.push(decision.status);
-        });
+        self.status.extend(t.statuses());
         // No cap: each candidate the walk accepts, with how many blocks of its document
-        // were accepted before it (its occurrence), hence the saturating cap.
+        // were accepted before it (its occurrence), hence the saturating cap. Only the
+        // blocks this walk accepts are accepted under any cap and `returnN`, so only
+        // their qualities are ever read.
         let unlimited = Config {
             return_n: usize::MAX,
             max_chunks_per_document: usize::MAX,
@@ -97,21 +94,28 @@ impl Tables {
         self.per_doc_count.clear();
         self.per_doc_count.resize(trace.doc_count(), 0);
         self.occurrence.clear();
-        let (per_doc_count, occurrence) = (&mut self.per_doc_count, &mut self.occurrence);
+        self.quality.clear();
+        let (per_doc_count, occurrence, quality) = (
+            &mut self.per_doc_count,
+            &mut self.occurrence,
+            &mut self.quality,
+        );
         decide_hot(trace, &unlimited, per_doc, |h, decision| {
-            let at = if decision.status == Status::Accepted {
-                match per_doc_count.get_mut(h.doc_slot) {
-                    Some(count) => {
-                        *count += 1;
-                        *count - 1
-                    }
-                    // The walk holds nothing for a slot it has no room for.
-                    None => 0,
+            if decision.status != Status::Accepted {
+                occurrence.push(usize::MAX);
+                quality.push(0.0);
+                return;
+            }
+            let at = match per_doc_count.get_mut(h.doc_slot) {
+                Some(count) => {
+                    *count += 1;
+                    *count - 1
                 }
-            } else {
-                usize::MAX
+                // The walk holds nothing for a slot it has no room for.
+                None => 0,
             };
             occurrence.push(at);
+            quality.push(quality_of(h, n, config).score);
         });
         self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
         let m = self.saturating_cap;
@@ -290,6 +294,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Settings;
 
     /// Doc `a` has three chunks at ranks 1-3, `b` one at rank 4; returnN 3, cap 2.
     #[test]
@@ -300,15 +305,13 @@ mod tests {
             {"docId":"a","evidenceKey":"a3","originalRank":3,"score":0.3},
             {"docId":"b","evidenceKey":"b1","originalRank":4,"score":0.4}]}"#;
         let batch = crate::input::parse_document("t", text);
-        let Some(trace) = batch.traces.first() else {
+        let Ok(analysis) = crate::analysis::analyze(&batch, &Settings::default(), false) else {
+            panic!("valid settings");
+        };
+        let Some(t) = analysis.traces.first() else {
             panic!("one trace");
         };
-        let config = Config {
-            return_n: 3,
-            max_chunks_per_document: 2,
-            ..Config::default()
-        };
-        let tables = Tables::of(trace, &config, &mut Vec::new());
+        let tables = Tables::of(t, &mut Vec::new());
         assert_eq!(tables.saturating_cap(), 3);
         assert_eq!(
             tables.status,
@@ -349,5 +352,46 @@ mod tests {
                 assert_eq!(tables.same_list(cap, return_n), every, "{cap} {return_n}");
             }
         }
+    }
+
+    /// The statuses read off the analysis are those a walk under the trace's
+    /// configuration decides, and every quality some setting can read is the one the
+    /// pipeline computes.
+    #[test]
+    fn the_analysis_decisions_and_the_qualities_read_are_the_pipelines() {
+        let batch = crate::input::parse_document("t", &crate::sample::generate_batch(40, 12, 7));
+        let mut some_not_accepted = false;
+        for (return_n, cap) in [(None, None), (Some(3), Some(1)), (Some(20), Some(2))] {
+            let settings = Settings {
+                return_n,
+                max_chunks_per_document: cap,
+                ..Settings::default()
+            };
+            let Ok(analysis) = crate::analysis::analyze(&batch, &settings, false) else {
+                panic!("valid settings");
+            };
+            for t in &analysis.traces {
+                let tables = Tables::of(t, &mut Vec::new());
+                let n = t.trace.candidates().len();
+                let mut plain = Vec::new();
+                decide_hot(&t.trace, &t.config, &mut Vec::new(), |h, decision| {
+                    plain.push((decision.status, quality_of(h, n, &t.config).score));
+                });
+                assert_eq!(tables.status.len(), plain.len());
+                for (j, &(status, quality)) in plain.iter().enumerate() {
+                    assert_eq!(tables.status.get(j), Some(&status));
+                    if tables.least_return_n(j, usize::MAX).is_some() {
+                        assert_eq!(tables.quality.get(j), Some(&quality));
+                    } else {
+                        some_not_accepted = true;
+                        assert!(matches!(status, Status::Duplicate | Status::Invalid));
+                    }
+                }
+            }
+        }
+        assert!(
+            some_not_accepted,
+            "the batch has duplicates or invalid ranks"
+        );
     }
 }
