@@ -23,7 +23,7 @@ mod accepted;
 mod incremental;
 
 pub use accepted::AcceptedLists;
-pub(crate) use incremental::reanalyze_trace;
+pub(crate) use incremental::{reanalyze_outcome, reanalyze_trace};
 
 /// One trace under its effective configuration.
 ///
