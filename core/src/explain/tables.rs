@@ -125,6 +125,8 @@ impl Tables {
         self.best.resize(m * positions, 0.0);
         self.totals.clear();
         self.totals.resize(m, 0);
+        self.common.clear();
+        let current = self.cap.clamp(1, m);
         // Every cap from the one walk with no limits (the module's third fact): under
         // `cap`, the candidates accepted with an occurrence below it, in order.
         for cap in 1..=m {
@@ -133,27 +135,36 @@ impl Tables {
                 self.accepted.get_mut(row..row + positions),
                 self.best.get_mut(row..row + positions),
             ) else {
+                self.common.push(0);
                 continue;
             };
             let mut total = 0usize;
             let mut top = 0.0f64;
+            // The blocks this walk accepts before it first differs from the current
+            // cap's walk (see `common`).
+            let mut shared = 0usize;
+            let mut diverged = false;
+            // Each block is written whether this cap accepts it or not, by selects
+            // rather than a branch: the occurrences of a trace's blocks mix, so a branch
+            // on them is mispredicted often. A block left out writes 0 (as the row
+            // holds) and the best so far again, unchanged.
             for ((slot, &at), &q) in accepted.iter_mut().zip(&self.occurrence).zip(&self.quality) {
-                if at >= cap {
-                    continue;
-                }
-                total += 1;
-                *slot = total as u32;
-                top = if total >= 2 { top.max(q) } else { q };
-                if let Some(b) = best.get_mut(total - 1) {
+                let inside = at < cap;
+                diverged |= inside != (at < current);
+                shared += usize::from(inside && !diverged);
+                total += usize::from(inside);
+                *slot = if inside { total as u32 } else { 0 };
+                let raised = if total >= 2 { top.max(q) } else { q };
+                top = if inside { raised } else { top };
+                if let Some(b) = best.get_mut(total.wrapping_sub(1)) {
                     *b = top;
                 }
             }
             if let Some(slot) = self.totals.get_mut(cap - 1) {
                 *slot = total;
             }
+            self.common.push(shared);
         }
-        self.fill_common();
-        let current = self.cap.clamp(1, m);
         let from = self.cap;
         self.caps.clear();
         self.caps.extend(
@@ -166,28 +177,6 @@ impl Tables {
 
     fn row(&self, cap: usize) -> usize {
         (cap.clamp(1, self.saturating_cap) - 1) * self.positions
-    }
-
-    fn fill_common(&mut self) {
-        let current = self.row(self.cap);
-        self.common.clear();
-        for cap in 1..=self.saturating_cap {
-            let row = self.row(cap);
-            let (Some(walk), Some(now)) = (
-                self.accepted.get(row..row + self.positions),
-                self.accepted.get(current..current + self.positions),
-            ) else {
-                self.common.push(0);
-                continue;
-            };
-            let shared = walk
-                .iter()
-                .zip(now)
-                .take_while(|(a, b)| (**a > 0) == (**b > 0))
-                .filter(|(a, _)| **a > 0)
-                .count();
-            self.common.push(shared);
-        }
     }
 
     /// Candidates in processing order.
@@ -354,9 +343,19 @@ mod tests {
         }
     }
 
+    /// The position in processing order of the hot entry `h` of `trace`.
+    fn position_of(trace: &crate::input::Trace, h: &crate::input::Hot) -> usize {
+        trace
+            .hot()
+            .iter()
+            .position(|other| std::ptr::eq(other, h))
+            .unwrap_or(usize::MAX)
+    }
+
     /// The statuses read off the analysis are those a walk under the trace's
-    /// configuration decides, and every quality some setting can read is the one the
-    /// pipeline computes.
+    /// configuration decides, every quality some setting can read is the one the
+    /// pipeline computes, and every cap's and `returnN`'s acceptance and top quality
+    /// is the walk's under them.
     #[test]
     fn the_analysis_decisions_and_the_qualities_read_are_the_pipelines() {
         let batch = crate::input::parse_document("t", &crate::sample::generate_batch(40, 12, 7));
@@ -378,6 +377,29 @@ mod tests {
                     plain.push((decision.status, quality_of(h, n, &t.config).score));
                 });
                 assert_eq!(tables.status.len(), plain.len());
+                // Every cap and returnN, against the walk under them.
+                for cap in 1..=tables.saturating_cap() + 1 {
+                    for return_n in 1..=plain.len() + 1 {
+                        let under = Config {
+                            max_chunks_per_document: cap,
+                            return_n,
+                            ..t.config
+                        };
+                        let mut top: Option<f64> = None;
+                        decide_hot(&t.trace, &under, &mut Vec::new(), |h, decision| {
+                            let at = decision.accepted_rank;
+                            assert_eq!(
+                                tables.accepts(position_of(&t.trace, h), cap, return_n),
+                                at.is_some()
+                            );
+                            if at.is_some() {
+                                let q = quality_of(h, n, &t.config).score;
+                                top = Some(top.map_or(q, |best| best.max(q)));
+                            }
+                        });
+                        assert_eq!(tables.top_quality(cap, return_n), top);
+                    }
+                }
                 for (j, &(status, quality)) in plain.iter().enumerate() {
                     assert_eq!(tables.status.get(j), Some(&status));
                     if tables.least_return_n(j, usize::MAX).is_some() {
