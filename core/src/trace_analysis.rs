@@ -23,7 +23,7 @@ mod accepted;
 mod incremental;
 
 pub use accepted::AcceptedLists;
-pub(crate) use incremental::reanalyze_trace;
+pub(crate) use incremental::{reanalyze_outcome, reanalyze_trace};
 
 /// One trace under its effective configuration.
 ///
@@ -248,6 +248,13 @@ impl TraceAnalysis {
         self.decided
             .iter()
             .filter_map(|d| Some((self.trace.candidates().get(d.index)?, d.status)))
+    }
+
+    /// Each candidate's status in processing order: one per entry of the trace's
+    /// [`Trace::hot`], in their order (the explanation reads the decisions made here
+    /// rather than deciding again).
+    pub(crate) fn statuses(&self) -> impl ExactSizeIterator<Item = Status> + '_ {
+        self.decided.iter().map(|d| d.status)
     }
 
     /// `self.block(at)?.status_reason()`, without building the block.

@@ -8,9 +8,9 @@ use super::{LevelIf, LowQualityIf, Work};
 use crate::config::{Config, HybridQuality, SettingKey, Settings};
 use crate::input::Hot;
 use crate::label::CanonicalLabel;
-use crate::outcome::{outcome, Level};
+use crate::outcome::{outcome, Level, Outcome};
 use crate::quality::QualityBasis;
-use crate::trace_analysis::{quality_of, reanalyze_trace, TraceAnalysis};
+use crate::trace_analysis::{quality_of, reanalyze_outcome, TraceAnalysis};
 
 /// A `hybridQuality` change and the level and `lowQuality` the pipeline then gives
 /// (`None`: the change makes the configuration invalid).
@@ -66,11 +66,11 @@ impl Levels<'_> {
         outcome(top, &self.t.config, None).low_quality
     }
 
-    /// The trace under `change`, by the pipeline; `None` when the change makes the
-    /// configuration invalid.
-    fn run(&self, change: &Change, work: &mut Work) -> Option<TraceAnalysis> {
+    /// The trace's outcome under `change`, by the pipeline; `None` when the change
+    /// makes the configuration invalid.
+    fn run(&self, change: &Change, work: &mut Work) -> Option<Outcome> {
         let (settings, global) = change.apply(self.user).ok()?;
-        Some(reanalyze_trace(
+        Some(reanalyze_outcome(
             self.t,
             &settings,
             &global,
@@ -229,10 +229,10 @@ impl Levels<'_> {
         };
         let change = Change::number(SettingKey::MaxL2Distance, m);
         if let Some(after) = self.run(&change, work) {
-            if self.better(after.relevance_level, direction) {
+            if self.better(after.level, direction) {
                 out.push(LevelIf {
                     set: change,
-                    level: after.relevance_level,
+                    level: after.level,
                 });
             }
         }
@@ -261,10 +261,10 @@ impl Levels<'_> {
         }
         let change = Change::number(key, value);
         if let Some(after) = self.run(&change, work) {
-            if self.better(after.relevance_level, direction) {
+            if self.better(after.level, direction) {
                 out.push(LevelIf {
                     set: change,
-                    level: after.relevance_level,
+                    level: after.level,
                 });
             }
         }
@@ -293,7 +293,7 @@ impl Levels<'_> {
                 change,
                 after: self
                     .run(&change, work)
-                    .map(|after| (after.relevance_level, after.low_quality)),
+                    .map(|after| (after.level, after.low_quality)),
             })
             .collect()
     }

@@ -209,7 +209,7 @@ fn explain_batch(
     if summariser.is_some() || traces.is_some() {
         let mut tables = std::mem::take(&mut work.tables);
         for (index, t) in analysis.traces.iter().enumerate() {
-            tables.fill(&t.trace, &t.config, &mut work.per_doc);
+            tables.fill(t, &mut work.per_doc);
             if let Some(summariser) = &mut summariser {
                 summariser.add_trace(index, t, &tables, &mut work.joined);
             }

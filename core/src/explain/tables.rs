@@ -20,9 +20,8 @@
 //! (its document's extra blocks take the places), which is why every cap is decided.
 
 use crate::config::Config;
-use crate::input::Trace;
 use crate::pipeline::{decide_hot, Status};
-use crate::trace_analysis::quality_of;
+use crate::trace_analysis::{quality_of, TraceAnalysis};
 
 /// The acceptance of every candidate of one trace under every cap, with no `returnN`
 /// limit, and the qualities under the trace's current configuration (the integer
@@ -41,8 +40,9 @@ pub(crate) struct Tables {
     best: Vec<f64>,
     /// Accepted under each cap with no `returnN` limit.
     totals: Vec<usize>,
-    /// Per candidate in processing order: its quality, whether that quality reads
-    /// `maxL2Distance`, its status now.
+    /// Per candidate in processing order: its quality (0 for a candidate no setting
+    /// accepts: a duplicate or an invalid rank, whose quality nothing reads), its status
+    /// now.
     pub(crate) quality: Vec<f64>,
     pub(crate) status: Vec<Status>,
     /// The trace's current `maxChunksPerDocument` and `returnN`.
@@ -62,33 +62,30 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    /// Decides `trace` under every cap with the pipeline. `config` is the trace's
-    /// effective configuration; `per_doc` is scratch space.
+    /// Decides `t`'s trace under every cap with the pipeline; `per_doc` is scratch space.
     #[cfg(test)]
-    pub(crate) fn of(trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) -> Tables {
+    pub(crate) fn of(t: &TraceAnalysis, per_doc: &mut Vec<usize>) -> Tables {
         let mut tables = Tables::default();
-        tables.fill(trace, config, per_doc);
+        tables.fill(t, per_doc);
         tables
     }
 
     /// [`Tables::of`] into these tables' buffers: explaining a batch reuses one set of
     /// tables, so a trace allocates nothing here.
-    pub(crate) fn fill(&mut self, trace: &Trace, config: &Config, per_doc: &mut Vec<usize>) {
+    pub(crate) fn fill(&mut self, t: &TraceAnalysis, per_doc: &mut Vec<usize>) {
+        let (trace, config) = (&*t.trace, &t.config);
         let n = trace.candidates().len();
         let positions = trace.hot().len();
         self.positions = positions;
         self.cap = config.max_chunks_per_document;
         self.return_n = config.return_n;
-        self.quality.clear();
+        // The statuses under the configuration are the analysis's own decisions.
         self.status.clear();
-        // Qualities and the current statuses, in one pass under the configuration.
-        let (quality, status) = (&mut self.quality, &mut self.status);
-        decide_hot(trace, config, per_doc, |h, decision| {
-            quality.push(quality_of(h, n, config).score);
-            status.push(decision.status);
-        });
+        self.status.extend(t.statuses());
         // No cap: each candidate the walk accepts, with how many blocks of its document
-        // were accepted before it (its occurrence), hence the saturating cap.
+        // were accepted before it (its occurrence), hence the saturating cap. Only the
+        // blocks this walk accepts are accepted under any cap and `returnN`, so only
+        // their qualities are ever read.
         let unlimited = Config {
             return_n: usize::MAX,
             max_chunks_per_document: usize::MAX,
@@ -97,21 +94,28 @@ impl Tables {
         self.per_doc_count.clear();
         self.per_doc_count.resize(trace.doc_count(), 0);
         self.occurrence.clear();
-        let (per_doc_count, occurrence) = (&mut self.per_doc_count, &mut self.occurrence);
+        self.quality.clear();
+        let (per_doc_count, occurrence, quality) = (
+            &mut self.per_doc_count,
+            &mut self.occurrence,
+            &mut self.quality,
+        );
         decide_hot(trace, &unlimited, per_doc, |h, decision| {
-            let at = if decision.status == Status::Accepted {
-                match per_doc_count.get_mut(h.doc_slot) {
-                    Some(count) => {
-                        *count += 1;
-                        *count - 1
-                    }
-                    // The walk holds nothing for a slot it has no room for.
-                    None => 0,
+            if decision.status != Status::Accepted {
+                occurrence.push(usize::MAX);
+                quality.push(0.0);
+                return;
+            }
+            let at = match per_doc_count.get_mut(h.doc_slot) {
+                Some(count) => {
+                    *count += 1;
+                    *count - 1
                 }
-            } else {
-                usize::MAX
+                // The walk holds nothing for a slot it has no room for.
+                None => 0,
             };
             occurrence.push(at);
+            quality.push(quality_of(h, n, config).score);
         });
         self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
         let m = self.saturating_cap;
@@ -121,6 +125,8 @@ impl Tables {
         self.best.resize(m * positions, 0.0);
         self.totals.clear();
         self.totals.resize(m, 0);
+        self.common.clear();
+        let current = self.cap.clamp(1, m);
         // Every cap from the one walk with no limits (the module's third fact): under
         // `cap`, the candidates accepted with an occurrence below it, in order.
         for cap in 1..=m {
@@ -129,27 +135,36 @@ impl Tables {
                 self.accepted.get_mut(row..row + positions),
                 self.best.get_mut(row..row + positions),
             ) else {
+                self.common.push(0);
                 continue;
             };
             let mut total = 0usize;
             let mut top = 0.0f64;
+            // The blocks this walk accepts before it first differs from the current
+            // cap's walk (see `common`).
+            let mut shared = 0usize;
+            let mut diverged = false;
+            // Each block is written whether this cap accepts it or not, by selects
+            // rather than a branch: the occurrences of a trace's blocks mix, so a branch
+            // on them is mispredicted often. A block left out writes 0 (as the row
+            // holds) and the best so far again, unchanged.
             for ((slot, &at), &q) in accepted.iter_mut().zip(&self.occurrence).zip(&self.quality) {
-                if at >= cap {
-                    continue;
-                }
-                total += 1;
-                *slot = total as u32;
-                top = if total >= 2 { top.max(q) } else { q };
-                if let Some(b) = best.get_mut(total - 1) {
+                let inside = at < cap;
+                diverged |= inside != (at < current);
+                shared += usize::from(inside && !diverged);
+                total += usize::from(inside);
+                *slot = if inside { total as u32 } else { 0 };
+                let raised = if total >= 2 { top.max(q) } else { q };
+                top = if inside { raised } else { top };
+                if let Some(b) = best.get_mut(total.wrapping_sub(1)) {
                     *b = top;
                 }
             }
             if let Some(slot) = self.totals.get_mut(cap - 1) {
                 *slot = total;
             }
+            self.common.push(shared);
         }
-        self.fill_common();
-        let current = self.cap.clamp(1, m);
         let from = self.cap;
         self.caps.clear();
         self.caps.extend(
@@ -162,28 +177,6 @@ impl Tables {
 
     fn row(&self, cap: usize) -> usize {
         (cap.clamp(1, self.saturating_cap) - 1) * self.positions
-    }
-
-    fn fill_common(&mut self) {
-        let current = self.row(self.cap);
-        self.common.clear();
-        for cap in 1..=self.saturating_cap {
-            let row = self.row(cap);
-            let (Some(walk), Some(now)) = (
-                self.accepted.get(row..row + self.positions),
-                self.accepted.get(current..current + self.positions),
-            ) else {
-                self.common.push(0);
-                continue;
-            };
-            let shared = walk
-                .iter()
-                .zip(now)
-                .take_while(|(a, b)| (**a > 0) == (**b > 0))
-                .filter(|(a, _)| **a > 0)
-                .count();
-            self.common.push(shared);
-        }
     }
 
     /// Candidates in processing order.
@@ -290,6 +283,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Settings;
 
     /// Doc `a` has three chunks at ranks 1-3, `b` one at rank 4; returnN 3, cap 2.
     #[test]
@@ -300,15 +294,13 @@ mod tests {
             {"docId":"a","evidenceKey":"a3","originalRank":3,"score":0.3},
             {"docId":"b","evidenceKey":"b1","originalRank":4,"score":0.4}]}"#;
         let batch = crate::input::parse_document("t", text);
-        let Some(trace) = batch.traces.first() else {
+        let Ok(analysis) = crate::analysis::analyze(&batch, &Settings::default(), false) else {
+            panic!("valid settings");
+        };
+        let Some(t) = analysis.traces.first() else {
             panic!("one trace");
         };
-        let config = Config {
-            return_n: 3,
-            max_chunks_per_document: 2,
-            ..Config::default()
-        };
-        let tables = Tables::of(trace, &config, &mut Vec::new());
+        let tables = Tables::of(t, &mut Vec::new());
         assert_eq!(tables.saturating_cap(), 3);
         assert_eq!(
             tables.status,
@@ -349,5 +341,79 @@ mod tests {
                 assert_eq!(tables.same_list(cap, return_n), every, "{cap} {return_n}");
             }
         }
+    }
+
+    /// The position in processing order of the hot entry `h` of `trace`.
+    fn position_of(trace: &crate::input::Trace, h: &crate::input::Hot) -> usize {
+        trace
+            .hot()
+            .iter()
+            .position(|other| std::ptr::eq(other, h))
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The statuses read off the analysis are those a walk under the trace's
+    /// configuration decides, every quality some setting can read is the one the
+    /// pipeline computes, and every cap's and `returnN`'s acceptance and top quality
+    /// is the walk's under them.
+    #[test]
+    fn the_analysis_decisions_and_the_qualities_read_are_the_pipelines() {
+        let batch = crate::input::parse_document("t", &crate::sample::generate_batch(40, 12, 7));
+        let mut some_not_accepted = false;
+        for (return_n, cap) in [(None, None), (Some(3), Some(1)), (Some(20), Some(2))] {
+            let settings = Settings {
+                return_n,
+                max_chunks_per_document: cap,
+                ..Settings::default()
+            };
+            let Ok(analysis) = crate::analysis::analyze(&batch, &settings, false) else {
+                panic!("valid settings");
+            };
+            for t in &analysis.traces {
+                let tables = Tables::of(t, &mut Vec::new());
+                let n = t.trace.candidates().len();
+                let mut plain = Vec::new();
+                decide_hot(&t.trace, &t.config, &mut Vec::new(), |h, decision| {
+                    plain.push((decision.status, quality_of(h, n, &t.config).score));
+                });
+                assert_eq!(tables.status.len(), plain.len());
+                // Every cap and returnN, against the walk under them.
+                for cap in 1..=tables.saturating_cap() + 1 {
+                    for return_n in 1..=plain.len() + 1 {
+                        let under = Config {
+                            max_chunks_per_document: cap,
+                            return_n,
+                            ..t.config
+                        };
+                        let mut top: Option<f64> = None;
+                        decide_hot(&t.trace, &under, &mut Vec::new(), |h, decision| {
+                            let at = decision.accepted_rank;
+                            assert_eq!(
+                                tables.accepts(position_of(&t.trace, h), cap, return_n),
+                                at.is_some()
+                            );
+                            if at.is_some() {
+                                let q = quality_of(h, n, &t.config).score;
+                                top = Some(top.map_or(q, |best| best.max(q)));
+                            }
+                        });
+                        assert_eq!(tables.top_quality(cap, return_n), top);
+                    }
+                }
+                for (j, &(status, quality)) in plain.iter().enumerate() {
+                    assert_eq!(tables.status.get(j), Some(&status));
+                    if tables.least_return_n(j, usize::MAX).is_some() {
+                        assert_eq!(tables.quality.get(j), Some(&quality));
+                    } else {
+                        some_not_accepted = true;
+                        assert!(matches!(status, Status::Duplicate | Status::Invalid));
+                    }
+                }
+            }
+        }
+        assert!(
+            some_not_accepted,
+            "the batch has duplicates or invalid ranks"
+        );
     }
 }

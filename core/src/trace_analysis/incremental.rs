@@ -7,8 +7,11 @@
 //! with the same stage functions the full analysis runs, so the result is the one
 //! [`analyze_trace`](super::analyze_trace) would give.
 
-use super::{finish, requalify, trace_config, Decisions, Qualities, Scratch, TraceAnalysis};
+use super::{
+    decide, finish, requalify, trace_config, Decisions, Qualities, Scratch, TraceAnalysis,
+};
 use crate::config::{Config, Settings};
+use crate::outcome::{outcome_of, Outcome};
 use std::sync::Arc;
 
 /// The first stage whose inputs changed; it and every later stage are redone.
@@ -47,6 +50,15 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
     }
 }
 
+/// What `previous`'s qualities decided, as its quality stage made it.
+fn qualities_of(previous: &TraceAnalysis) -> Qualities {
+    Qualities {
+        top: previous.top_quality,
+        gate_inert: previous.low_quality_gate_inert,
+        reads_distance: previous.quality_reads_distance,
+    }
+}
+
 /// `previous`'s trace under `settings` (`global` = defaults plus those settings):
 /// equal to a fresh analysis of it, at the cost of the stages the change reaches.
 pub(crate) fn reanalyze_trace(
@@ -58,11 +70,7 @@ pub(crate) fn reanalyze_trace(
     let trace = &previous.trace;
     // Per trace: its own options may hold a key the settings no longer override.
     let config = trace_config(trace, &previous.facts, settings, global);
-    let previous_qualities = Qualities {
-        top: previous.top_quality,
-        gate_inert: previous.low_quality_gate_inert,
-        reads_distance: previous.quality_reads_distance,
-    };
+    let previous_qualities = qualities_of(previous);
     let kept = |qualities| Decisions {
         decided: Arc::clone(&previous.decided),
         stages: previous.stages,
@@ -83,6 +91,39 @@ pub(crate) fn reanalyze_trace(
         Stage::Level => kept(previous_qualities),
     };
     finish(trace, previous.facts, config, decisions)
+}
+
+/// The outcome (level, low-quality flag, top quality) [`reanalyze_trace`] gives with the
+/// same arguments, without building the analysis: all that confirming a change reads.
+/// The same stages are redone with the same stage functions; what is left out is only
+/// what the outcome does not read (the diagnostics, the stage counts, the evidence
+/// comparison, the shared decisions).
+pub(crate) fn reanalyze_outcome(
+    previous: &TraceAnalysis,
+    settings: &Settings,
+    global: &Config,
+    scratch: &mut Scratch,
+) -> Outcome {
+    let trace = &previous.trace;
+    let config = trace_config(trace, &previous.facts, settings, global).config;
+    let top = match first_stale(&previous.config, &config, previous.quality_reads_distance) {
+        Stage::Decide => decide(trace, &config, scratch).2.top,
+        // The top is the best quality of the blocks accepted, which the decisions kept
+        // name: requalifying with the qualities kept computes just those, and the
+        // fields it keeps unchanged (whether the gate is inert, whether a quality reads
+        // a distance) are not read by the outcome.
+        Stage::Qualify => {
+            requalify(
+                trace,
+                &config,
+                &previous.decided,
+                Some(qualities_of(previous)),
+            )
+            .top
+        }
+        Stage::Level => previous.top_quality,
+    };
+    outcome_of(top, &config, previous.facts.filtered)
 }
 
 #[cfg(test)]
@@ -133,6 +174,78 @@ mod tests {
                 true
             ),
             Stage::Decide
+        );
+    }
+
+    /// The outcome alone is the one the whole reanalysis gives, whichever stage a
+    /// change reaches.
+    #[test]
+    fn the_outcome_alone_is_the_reanalysis_outcome() {
+        use crate::config::HybridQuality;
+        let batch = crate::input::parse_document("t", &crate::sample::generate_batch(60, 12, 3));
+        let Ok(analysis) = crate::analysis::analyze(&batch, &Settings::default(), false) else {
+            panic!("valid settings");
+        };
+        let mut changes: Vec<Settings> = vec![Settings::default()];
+        for m in [0.2, 0.75, 1.6] {
+            changes.push(Settings {
+                max_l2_distance: Some(m),
+                ..Settings::default()
+            });
+        }
+        for h in HybridQuality::ALL {
+            changes.push(Settings {
+                hybrid_quality: Some(h),
+                ..Settings::default()
+            });
+            changes.push(Settings {
+                hybrid_quality: Some(h),
+                max_l2_distance: Some(0.9),
+                ..Settings::default()
+            });
+        }
+        for t in [0.3, 0.55, 0.7] {
+            changes.push(Settings {
+                reference_threshold: Some(t),
+                ..Settings::default()
+            });
+        }
+        changes.push(Settings {
+            return_n: Some(2),
+            max_chunks_per_document: Some(1),
+            ..Settings::default()
+        });
+        changes.push(Settings {
+            use_trace_options: false,
+            ..Settings::default()
+        });
+        let mut scratch = Scratch::default();
+        let mut levels = std::collections::BTreeSet::new();
+        let mut hybrid_moves_top = false;
+        for settings in &changes {
+            let Ok(global) = Config::from_settings(settings) else {
+                panic!("valid change");
+            };
+            for previous in &analysis.traces {
+                let whole = reanalyze_trace(previous, settings, &global, &mut scratch);
+                let alone = reanalyze_outcome(previous, settings, &global, &mut scratch);
+                let expected = Outcome {
+                    top_quality: whole.top_quality,
+                    level: whole.relevance_level,
+                    low_quality: whole.low_quality,
+                    retry_unfiltered: whole.retry_unfiltered,
+                };
+                assert_eq!(alone, expected, "{settings:?}");
+                levels.insert(alone.level);
+                hybrid_moves_top |= settings.hybrid_quality.is_some()
+                    && settings.max_l2_distance.is_none()
+                    && alone.top_quality != previous.top_quality;
+            }
+        }
+        assert!(levels.len() >= 3, "the changes move levels: {levels:?}");
+        assert!(
+            hybrid_moves_top,
+            "some hybridQuality change moves a top quality"
         );
     }
 }
