@@ -197,6 +197,12 @@ impl Serialize for StatusReason {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_hot_entry_takes_forty_eight_bytes() {
+        // Every recompute streams them: the duplicate's rank fills padding.
+        assert_eq!(std::mem::size_of::<crate::input::Hot>(), 48);
+    }
+
     /// Every candidate's decision, in section 3.3 order.
     fn decide(trace: &Trace, config: &Config) -> Vec<Decision> {
         let mut out = Vec::new();

@@ -20,7 +20,6 @@ use crate::pipeline::{Status, StatusReason};
 use crate::trace_analysis::TraceAnalysis;
 use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -47,7 +46,7 @@ pub struct CandidateList {
     /// The trace as read: what a candidate reads of its input (its input index and
     /// docId) is read from it, as a block reads it.
     trace: Arc<Trace>,
-    reasons: Vec<Cow<'static, str>>,
+    reasons: Vec<ReasonText>,
     /// `(entry, reason)`: the entries that have a reason (a few), by place in
     /// `entries`, with its place in `reasons`; ordered by entry.
     reason_of: Vec<(u32, u32)>,
@@ -65,6 +64,23 @@ struct Entry {
 }
 
 static NO_CHANGES: SetIfList = SetIfList::new();
+
+/// A reason's text. Most are shared: the fixed sentences, and a duplicate's, which is
+/// written once per rank it repeats in the batch and shared by every list naming it.
+#[derive(Debug, Clone)]
+enum ReasonText {
+    Fixed(&'static str),
+    Shared(Arc<str>),
+}
+
+impl ReasonText {
+    fn as_str(&self) -> &str {
+        match self {
+            ReasonText::Fixed(text) => text,
+            ReasonText::Shared(text) => text,
+        }
+    }
+}
 
 impl CandidateList {
     pub fn len(&self) -> usize {
@@ -110,17 +126,23 @@ impl CandidateList {
             status: e.status,
             accepted_if,
             dropped_if,
-            reason: reason.map(|r| &**r),
+            reason: reason.map(ReasonText::as_str),
         })
     }
 
-    /// Gives the entry about to be pushed the reason `text`, added from `owned` when
-    /// the trace has not given it yet.
-    fn give_reason(&mut self, text: &str, owned: impl FnOnce() -> Cow<'static, str>) {
-        let at = match self.reasons.iter().position(|r| r == text) {
+    /// Gives the entry about to be pushed the reason `text`, added as `held_as` gives it
+    /// when the trace has not given that very text yet. Texts are told apart by where they are held, not by
+    /// what they say: the shared ones are held once, and an equal text held twice only
+    /// takes a second place.
+    fn give_reason(&mut self, text: &str, held_as: impl FnOnce() -> ReasonText) {
+        let at = match self
+            .reasons
+            .iter()
+            .position(|r| std::ptr::eq(r.as_str(), text))
+        {
             Some(at) => at,
             None => {
-                self.reasons.push(owned());
+                self.reasons.push(held_as());
                 self.reasons.len() - 1
             }
         };
@@ -179,16 +201,33 @@ impl Serialize for CandidateList {
 enum Reason {
     None,
     Fixed(&'static str),
-    /// At this place among the duplicates' reasons written so far.
-    Duplicate(usize),
-    Invalid(String),
+    /// A duplicate's: the rank it repeats.
+    Duplicate(u64),
+    /// Its own sentence.
+    Own(String),
+}
+
+/// Why no setting changes a duplicate or a candidate with an invalid rank, after the
+/// pipeline's own reason for its status.
+fn unchangeable(status: Status, reason: Option<&StatusReason>) -> String {
+    let why = if status == Status::Duplicate {
+        "evidence dedup is not a setting"
+    } else {
+        "a candidate with an invalid rank is never accepted"
+    };
+    match reason {
+        Some(reason) => format!("{reason}: {why}, so no setting changes this"),
+        None => format!(": {why}, so no setting changes this"),
+    }
 }
 
 pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> CandidateList {
     let (cap, return_n) = (tables.cap, tables.return_n);
     let candidates = t.trace.candidates();
     let Work {
-        reasons, changes, ..
+        duplicate_reasons,
+        changes,
+        ..
     } = work;
     let mut list = CandidateList {
         trace: t.trace.clone(),
@@ -209,30 +248,19 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
         changes.clear();
         let reason = match status {
             Status::Duplicate | Status::Invalid => {
-                let why = if status == Status::Duplicate {
-                    "evidence dedup is not a setting"
-                } else {
-                    "a candidate with an invalid rank is never accepted"
+                // A duplicate's hot entry holds the rank it repeats (its candidate is
+                // read only when that rank is too large to be held there).
+                let held = match status {
+                    Status::Duplicate => h.first_of_key_rank(),
+                    _ => None,
                 };
-                let status_reason = t.status_reason_at(j);
-                let sentence = |reason: Option<&StatusReason>| match reason {
-                    Some(reason) => format!("{reason}: {why}, so no setting changes this"),
-                    None => format!(": {why}, so no setting changes this"),
+                let reason = match held {
+                    Some(of_rank) => Some(StatusReason::Duplicate { of_rank }),
+                    None => t.status_reason_at(j),
                 };
-                // A duplicate's sentence names only the rank it repeats: written once
-                // per rank in the batch.
-                match status_reason {
-                    Some(reason @ StatusReason::Duplicate { .. }) => {
-                        match reasons.iter().position(|(r, _)| *r == reason) {
-                            Some(at) => Reason::Duplicate(at),
-                            None => {
-                                let text = sentence(Some(&reason));
-                                reasons.push((reason, text));
-                                Reason::Duplicate(reasons.len() - 1)
-                            }
-                        }
-                    }
-                    other => Reason::Invalid(sentence(other.as_ref())),
+                match reason {
+                    Some(StatusReason::Duplicate { of_rank }) => Reason::Duplicate(of_rank),
+                    other => Reason::Own(unchangeable(status, other.as_ref())),
                 }
             }
             Status::Accepted => {
@@ -279,13 +307,19 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
         };
         match reason {
             Reason::None => {}
-            Reason::Fixed(text) => list.give_reason(text, || Cow::Borrowed(text)),
-            Reason::Duplicate(at) => {
-                if let Some((_, text)) = reasons.get(at) {
-                    list.give_reason(text, || Cow::Owned(text.clone()));
-                }
+            Reason::Fixed(text) => list.give_reason(text, || ReasonText::Fixed(text)),
+            Reason::Duplicate(of_rank) => {
+                // Written once per rank in the batch.
+                let text = duplicate_reasons.entry(of_rank).or_insert_with(|| {
+                    let reason = StatusReason::Duplicate { of_rank };
+                    Arc::from(unchangeable(Status::Duplicate, Some(&reason)))
+                });
+                list.give_reason(text, || ReasonText::Shared(text.clone()));
             }
-            Reason::Invalid(text) => list.give_reason(&text, || Cow::Owned(text.clone())),
+            Reason::Own(text) => {
+                let text: Arc<str> = Arc::from(text);
+                list.give_reason(&text, || ReasonText::Shared(text.clone()));
+            }
         }
         list.entries.push(Entry {
             candidate,
@@ -304,5 +338,41 @@ mod tests {
     fn an_entry_takes_twenty_four_bytes() {
         // Half a million candidates each hold one.
         assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
+
+    /// A duplicate names the rank it repeats whether its hot entry holds that rank or
+    /// the rank is too large to be held there; two duplicates of one rank share one text.
+    #[test]
+    fn a_duplicate_names_the_rank_it_repeats_small_or_large() {
+        let text = r#"{"mode":"dense","candidates":[
+            {"docId":"a","evidenceKey":"k","originalRank":2,"score":0.1},
+            {"docId":"a","evidenceKey":"k","originalRank":3,"score":0.2},
+            {"docId":"b","evidenceKey":"k","originalRank":4,"score":0.2},
+            {"docId":"c","evidenceKey":"big","originalRank":5000000000,"score":0.3},
+            {"docId":"c","evidenceKey":"big","originalRank":5000000001,"score":0.4}]}"#;
+        let batch = crate::input::parse_document("t", text);
+        let Ok(analysis) = crate::analysis::analyze(&batch, &crate::Settings::default(), false)
+        else {
+            panic!("valid settings");
+        };
+        let Some(t) = analysis.traces.first() else {
+            panic!("one trace");
+        };
+        let explained = crate::explain::explain_one(0, t, &crate::Settings::default());
+        let reasons: Vec<(usize, Option<&str>)> = explained
+            .candidates
+            .iter()
+            .filter(|c| c.status == Status::Duplicate)
+            .map(|c| (c.index, c.reason))
+            .collect();
+        let small =
+            "duplicate of rank 2: evidence dedup is not a setting, so no setting changes this";
+        let large = "duplicate of rank 5000000000: evidence dedup is not a setting, so no setting changes this";
+        assert_eq!(
+            reasons,
+            [(1, Some(small)), (2, Some(small)), (4, Some(large))]
+        );
+        // The first block's reason, and one per rank repeated.
+        assert_eq!(explained.candidates.reasons.len(), 3);
     }
 }

@@ -241,8 +241,9 @@ pub(crate) struct Work {
     pub(crate) per_doc: Vec<usize>,
     /// One candidate's changes as they are found.
     pub(crate) changes: Vec<SetIf>,
-    /// Duplicates' reasons, each written once (see `candidates::candidates`).
-    pub(crate) reasons: Vec<(crate::pipeline::StatusReason, String)>,
+    /// Duplicates' reasons by the rank they repeat, each written once and shared by
+    /// every trace's list (see `candidates::candidates`).
+    pub(crate) duplicate_reasons: crate::fast_hash::FastMap<u64, Arc<str>>,
     /// One trace's tables at a time (see [`tables::Tables::fill`]).
     pub(crate) tables: tables::Tables,
     /// The accepted blocks' text joined, as a golden case's hit level reads it.
