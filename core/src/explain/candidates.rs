@@ -91,6 +91,11 @@ impl CandidateList {
         self.entries.is_empty()
     }
 
+    /// The trace whose candidates these are.
+    pub(crate) fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
     /// The `at`-th candidate in processing order.
     pub fn get(&self, at: usize) -> Option<CandidateExplanation<'_>> {
         self.entries.get(at).and_then(|e| self.view(at, e))

@@ -50,12 +50,11 @@ pub struct Explanation {
 }
 
 /// One trace: its level and what moves it, and each candidate's fate and what flips it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Serialises with its `requestId` (see [`TraceExplanation::request_id`]) after `index`.
+#[derive(Debug, Clone)]
 pub struct TraceExplanation {
     /// 0-based position of the trace in the batch.
     pub index: usize,
-    pub request_id: Option<Arc<str>>,
     pub level: Level,
     pub low_quality: bool,
     pub level_if: Vec<LevelIf>,
@@ -63,6 +62,30 @@ pub struct TraceExplanation {
     /// Why `levelIf` is empty, when it is.
     pub reason: Option<String>,
     pub candidates: CandidateList,
+}
+
+impl TraceExplanation {
+    /// The trace's `requestId`, read from the trace its candidates read (not copied:
+    /// taking a share of each id was a cache miss and a locked instruction per trace).
+    pub fn request_id(&self) -> Option<&str> {
+        self.candidates.trace().request_id.as_deref()
+    }
+}
+
+impl Serialize for TraceExplanation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("TraceExplanation", 8)?;
+        s.serialize_field("index", &self.index)?;
+        s.serialize_field("requestId", &self.request_id())?;
+        s.serialize_field("level", &self.level)?;
+        s.serialize_field("lowQuality", &self.low_quality)?;
+        s.serialize_field("levelIf", &self.level_if)?;
+        s.serialize_field("lowQualityIf", &self.low_quality_if)?;
+        s.serialize_field("reason", &self.reason)?;
+        s.serialize_field("candidates", &self.candidates)?;
+        s.end()
+    }
 }
 
 /// A change and the level the trace then has.

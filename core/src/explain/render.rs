@@ -95,8 +95,7 @@ pub fn explain_markdown(e: &Explanation) -> String {
     out.push_str("## Traces\n");
     for t in &e.traces {
         let name = t
-            .request_id
-            .as_deref()
+            .request_id()
             .map_or_else(|| format!("#{}", t.index), md_cell);
         let _ = writeln!(
             out,

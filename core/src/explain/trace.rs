@@ -44,7 +44,6 @@ pub(crate) fn explain_with(
     });
     TraceExplanation {
         index,
-        request_id: t.trace.request_id.clone(),
         level: t.relevance_level,
         low_quality: t.low_quality,
         level_if,
