@@ -11,10 +11,9 @@
 //! most of the time). A candidate reads as a [`CandidateExplanation`] view, and the
 //! list serialises as a list of those views.
 
-use super::change::Change;
 use super::tables::Tables;
 use super::trace::least_pairs;
-use super::{SetIf, SetIfList, Work};
+use super::{SetIfList, Work};
 use crate::input::Trace;
 use crate::pipeline::{Status, StatusReason};
 use crate::trace_analysis::TraceAnalysis;
@@ -229,11 +228,7 @@ fn unchangeable(status: Status, reason: Option<&StatusReason>) -> String {
 pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> CandidateList {
     let (cap, return_n) = (tables.cap, tables.return_n);
     let candidates = t.trace.candidates();
-    let Work {
-        duplicate_reasons,
-        changes,
-        ..
-    } = work;
+    let duplicate_reasons = &mut work.duplicate_reasons;
     let mut list = CandidateList {
         trace: t.trace.clone(),
         reasons: Vec::new(),
@@ -249,8 +244,7 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
         else {
             continue;
         };
-        // Built in one buffer, then held in place by the entry (see `SetIfList`).
-        changes.clear();
+        let mut changes = SetIfList::new();
         let reason = match status {
             Status::Duplicate | Status::Invalid => {
                 // A duplicate's hot entry holds the rank it repeats (its candidate is
@@ -270,14 +264,10 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
             }
             Status::Accepted => {
                 if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
-                    changes.push(SetIf {
-                        set: Change::return_n(at - 1),
-                    });
+                    changes.push_return_n(at - 1);
                 }
                 for c in tables.nearest_caps(|c| !tables.accepts(j, c, return_n)) {
-                    changes.push(SetIf {
-                        set: Change::max_chunks(c),
-                    });
+                    changes.push_max_chunks(c);
                 }
                 if changes.is_empty() {
                     Reason::Fixed("the first block of the walk is kept under every setting")
@@ -287,21 +277,15 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
             }
             Status::DocCap | Status::ReturnN => {
                 if let Some(at) = tables.least_return_n(j, cap) {
-                    changes.push(SetIf {
-                        set: Change::return_n(at),
-                    });
+                    changes.push_return_n(at);
                 }
                 for c in tables.nearest_caps(|c| tables.accepts(j, c, return_n)) {
-                    changes.push(SetIf {
-                        set: Change::max_chunks(c),
-                    });
+                    changes.push_max_chunks(c);
                 }
                 if changes.is_empty() {
-                    changes.extend(
-                        least_pairs(tables, |c| tables.least_return_n(j, c))
-                            .into_iter()
-                            .map(|set| SetIf { set }),
-                    );
+                    for set in least_pairs(tables, |c| tables.least_return_n(j, c)) {
+                        changes.push(set);
+                    }
                 }
                 if changes.is_empty() {
                     Reason::Fixed("no setting accepts it")
@@ -329,7 +313,7 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
         list.entries.push(Entry {
             candidate,
             status,
-            changes: SetIfList::from_slice(changes),
+            changes,
         });
     }
     list

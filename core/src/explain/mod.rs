@@ -262,8 +262,6 @@ pub fn explain_one(index: usize, t: &TraceAnalysis, settings: &Settings) -> Trac
 pub(crate) struct Work {
     pub(crate) scratch: Scratch,
     pub(crate) per_doc: Vec<usize>,
-    /// One candidate's changes as they are found.
-    pub(crate) changes: Vec<SetIf>,
     /// Duplicates' reasons by the rank they repeat, each written once and shared by
     /// every trace's list (see `candidates::candidates`).
     pub(crate) duplicate_reasons: crate::fast_hash::FastMap<u64, Arc<str>>,

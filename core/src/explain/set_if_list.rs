@@ -122,6 +122,54 @@ impl SetIfList {
         SetIfList(Repr::Changes(Box::new(Longer(changes.into()))))
     }
 
+    /// Appends `set`, held in place while the list fits there.
+    pub(crate) fn push(&mut self, set: Change) {
+        if let Repr::Counts { len, counts } = &mut self.0 {
+            if let (Some(slot), Some(held)) = (counts.get_mut(usize::from(*len)), counts_of(&set)) {
+                *slot = held;
+                *len += 1;
+                return;
+            }
+        }
+        self.spill(set);
+    }
+
+    /// Appends `{"returnN": value}`.
+    pub(crate) fn push_return_n(&mut self, value: usize) {
+        self.push_count(0, value, Change::return_n);
+    }
+
+    /// Appends `{"maxChunksPerDocument": value}`.
+    pub(crate) fn push_max_chunks(&mut self, value: usize) {
+        self.push_count(1, value, Change::max_chunks);
+    }
+
+    /// Appends the change `change(value)` of the count at `key` (as in [`Repr::Counts`]),
+    /// written in place without building the change while it fits there: each of a
+    /// large batch's candidates pushes one to three of these.
+    fn push_count(&mut self, key: usize, value: usize, change: fn(usize) -> Change) {
+        if let Repr::Counts { len, counts } = &mut self.0 {
+            let held = u16::try_from(value).ok().filter(|&v| v > 0);
+            if let (Some(slot), Some(held)) = (counts.get_mut(usize::from(*len)), held) {
+                *slot = [0; 2];
+                if let Some(count) = slot.get_mut(key) {
+                    *count = held;
+                }
+                *len += 1;
+                return;
+            }
+        }
+        self.spill(change(value));
+    }
+
+    /// Appends `set` to the changes held as themselves.
+    #[cold]
+    fn spill(&mut self, set: Change) {
+        let mut changes = self.to_vec();
+        changes.push(SetIf { set });
+        self.0 = Repr::Changes(Box::new(Longer(changes.into())));
+    }
+
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Counts { len, .. } => usize::from(*len),
@@ -311,6 +359,27 @@ mod tests {
             assert_eq!(format!("{list:?}"), format!("{vec:?}"));
             let reversed: Vec<SetIf> = list.iter().rev().collect();
             assert!(reversed.iter().rev().zip(&vec).all(|(a, b)| a.set == b.set));
+            // Pushed one at a time, a single count through its own way: the same list.
+            let mut pushed = SetIfList::new();
+            for &set in &changes {
+                let single = |key| match (set.settings().count(), set.value(key)) {
+                    (1, Some(SettingValue::Count(value))) => Some(value),
+                    _ => None,
+                };
+                match (
+                    single(SettingKey::ReturnN),
+                    single(SettingKey::MaxChunksPerDocument),
+                ) {
+                    (Some(value), _) => pushed.push_return_n(value),
+                    (_, Some(value)) => pushed.push_max_chunks(value),
+                    _ => pushed.push(set),
+                }
+            }
+            assert_eq!(
+                serde_json::to_string(&pushed).ok(),
+                serde_json::to_string(&vec).ok()
+            );
+            assert_eq!(format!("{pushed:?}"), format!("{vec:?}"));
         }
     }
 }
