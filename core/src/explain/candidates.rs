@@ -134,11 +134,11 @@ impl CandidateList {
         })
     }
 
-    /// Gives the entry about to be pushed the reason `text`, added as `held_as` gives it
-    /// when the trace has not given that very text yet. Texts are told apart by where they are held, not by
+    /// Gives the entry at `entry` the reason `text`, added as `held_as` gives it when
+    /// the trace has not given that very text yet. Entries are given reasons in order. Texts are told apart by where they are held, not by
     /// what they say: the shared ones are held once, and an equal text held twice only
     /// takes a second place.
-    fn give_reason(&mut self, text: &str, held_as: impl FnOnce() -> ReasonText) {
+    fn give_reason(&mut self, entry: usize, text: &str, held_as: impl FnOnce() -> ReasonText) {
         let at = match self
             .reasons
             .iter()
@@ -150,7 +150,7 @@ impl CandidateList {
                 self.reasons.len() - 1
             }
         };
-        if let (Ok(entry), Ok(reason)) = (u32::try_from(self.entries.len()), u32::try_from(at)) {
+        if let (Ok(entry), Ok(reason)) = (u32::try_from(entry), u32::try_from(at)) {
             self.reason_of.push((entry, reason));
         }
     }
@@ -226,7 +226,6 @@ fn unchangeable(status: Status, reason: Option<&StatusReason>) -> String {
 }
 
 pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> CandidateList {
-    let (cap, return_n) = (tables.cap, tables.return_n);
     let candidates = t.trace.candidates();
     let duplicate_reasons = &mut work.duplicate_reasons;
     let mut list = CandidateList {
@@ -244,9 +243,17 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
         else {
             continue;
         };
-        let mut changes = SetIfList::new();
-        let reason = match status {
-            Status::Duplicate | Status::Invalid => {
+        // The entry is pushed first and its changes written where it is held: built
+        // apart and then moved, its narrow writes were read back as wider loads, which
+        // waited for each write to land.
+        let at = list.entries.len();
+        list.entries.push(Entry {
+            candidate,
+            status,
+            changes: SetIfList::new(),
+        });
+        let reason = match (status, list.entries.last_mut()) {
+            (Status::Duplicate | Status::Invalid, _) => {
                 // A duplicate's hot entry holds the rank it repeats (its candidate is
                 // read only when that rank is too large to be held there).
                 let held = match status {
@@ -262,61 +269,62 @@ pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) ->
                     other => Reason::Own(unchangeable(status, other.as_ref())),
                 }
             }
-            Status::Accepted => {
-                if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
-                    changes.push_return_n(at - 1);
-                }
-                for c in tables.nearest_caps(|c| !tables.accepts(j, c, return_n)) {
-                    changes.push_max_chunks(c);
-                }
-                if changes.is_empty() {
-                    Reason::Fixed("the first block of the walk is kept under every setting")
-                } else {
-                    Reason::None
-                }
-            }
-            Status::DocCap | Status::ReturnN => {
-                if let Some(at) = tables.least_return_n(j, cap) {
-                    changes.push_return_n(at);
-                }
-                for c in tables.nearest_caps(|c| tables.accepts(j, c, return_n)) {
-                    changes.push_max_chunks(c);
-                }
-                if changes.is_empty() {
-                    for set in least_pairs(tables, |c| tables.least_return_n(j, c)) {
-                        changes.push(set);
-                    }
-                }
-                if changes.is_empty() {
-                    Reason::Fixed("no setting accepts it")
-                } else {
-                    Reason::None
-                }
-            }
+            (_, Some(entry)) => changes_of(j, status, tables, &mut entry.changes),
+            (_, None) => Reason::None,
         };
         match reason {
             Reason::None => {}
-            Reason::Fixed(text) => list.give_reason(text, || ReasonText::Fixed(text)),
+            Reason::Fixed(text) => list.give_reason(at, text, || ReasonText::Fixed(text)),
             Reason::Duplicate(of_rank) => {
                 // Written once per rank in the batch.
                 let text = duplicate_reasons.entry(of_rank).or_insert_with(|| {
                     let reason = StatusReason::Duplicate { of_rank };
                     Arc::from(unchangeable(Status::Duplicate, Some(&reason)))
                 });
-                list.give_reason(text, || ReasonText::Shared(text.clone()));
+                list.give_reason(at, text, || ReasonText::Shared(text.clone()));
             }
             Reason::Own(text) => {
                 let text: Arc<str> = Arc::from(text);
-                list.give_reason(&text, || ReasonText::Shared(text.clone()));
+                list.give_reason(at, &text, || ReasonText::Shared(text.clone()));
             }
         }
-        list.entries.push(Entry {
-            candidate,
-            status,
-            changes,
-        });
     }
     list
+}
+
+/// Writes into `changes` the nearest changes that flip candidate `j` (at `status` now,
+/// neither a duplicate nor invalid), and says why there are none when there are none.
+fn changes_of(j: usize, status: Status, tables: &Tables, changes: &mut SetIfList) -> Reason {
+    let (cap, return_n) = (tables.cap, tables.return_n);
+    if status == Status::Accepted {
+        if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
+            changes.push_return_n(at - 1);
+        }
+        for c in tables.nearest_caps(|c| !tables.accepts(j, c, return_n)) {
+            changes.push_max_chunks(c);
+        }
+        return if changes.is_empty() {
+            Reason::Fixed("the first block of the walk is kept under every setting")
+        } else {
+            Reason::None
+        };
+    }
+    if let Some(at) = tables.least_return_n(j, cap) {
+        changes.push_return_n(at);
+    }
+    for c in tables.nearest_caps(|c| tables.accepts(j, c, return_n)) {
+        changes.push_max_chunks(c);
+    }
+    if changes.is_empty() {
+        for set in least_pairs(tables, |c| tables.least_return_n(j, c)) {
+            changes.push(set);
+        }
+    }
+    if changes.is_empty() {
+        Reason::Fixed("no setting accepts it")
+    } else {
+        Reason::None
+    }
 }
 
 #[cfg(test)]
