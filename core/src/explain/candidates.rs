@@ -300,7 +300,7 @@ fn changes_of(j: usize, status: Status, tables: &Tables, changes: &mut SetIfList
         if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
             changes.push_return_n(at - 1);
         }
-        for c in tables.nearest_caps(|c| !tables.accepts(j, c, return_n)) {
+        for c in tables.nearest_caps_where(j, return_n, false) {
             changes.push_max_chunks(c);
         }
         return if changes.is_empty() {
@@ -312,7 +312,7 @@ fn changes_of(j: usize, status: Status, tables: &Tables, changes: &mut SetIfList
     if let Some(at) = tables.least_return_n(j, cap) {
         changes.push_return_n(at);
     }
-    for c in tables.nearest_caps(|c| tables.accepts(j, c, return_n)) {
+    for c in tables.nearest_caps_where(j, return_n, true) {
         changes.push_max_chunks(c);
     }
     if changes.is_empty() {

@@ -51,6 +51,8 @@ pub(crate) struct Tables {
     /// The caps that decide differently from the current one, as `(distance, cap)`,
     /// nearest first (see [`Tables::other_caps`]).
     caps: Vec<(usize, usize)>,
+    /// Per entry of `caps`, where its row starts in `accepted`.
+    cap_rows: Vec<usize>,
     /// `common[cap - 1]`: how many accepted blocks the walks under `cap` and under the
     /// current cap (both with no `returnN` limit) share before they first differ.
     common: Vec<usize>,
@@ -173,6 +175,9 @@ impl Tables {
                 .map(|cap| (cap.abs_diff(from), cap)),
         );
         self.caps.sort_unstable();
+        self.cap_rows.clear();
+        self.cap_rows
+            .extend(self.caps.iter().map(|&(_, cap)| (cap - 1) * positions));
     }
 
     fn row(&self, cap: usize) -> usize {
@@ -271,6 +276,33 @@ impl Tables {
             .map(|&(_, cap)| cap)
     }
 
+    /// [`Tables::nearest_caps`] under which candidate `j` is accepted with `return_n`
+    /// (`accepted`) or is not (`!accepted`): what each candidate asks, read straight
+    /// off the rows.
+    pub(crate) fn nearest_caps_where(
+        &self,
+        j: usize,
+        return_n: usize,
+        accepted: bool,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let holds = move |k: usize| {
+            let at = self
+                .cap_rows
+                .get(k)
+                .and_then(|&row| self.accepted.get(row + j))
+                .map_or(0, |&at| at as usize);
+            (at != 0 && at <= return_n) == accepted
+        };
+        let first = (0..self.caps.len())
+            .find(|&k| holds(k))
+            .unwrap_or(self.caps.len());
+        let distance = self.caps.get(first).map(|&(d, _)| d);
+        (first..self.caps.len())
+            .take_while(move |&k| self.caps.get(k).map(|&(d, _)| d) == distance)
+            .filter(move |&k| holds(k))
+            .filter_map(|k| self.caps.get(k).map(|&(_, cap)| cap))
+    }
+
     /// Whether the list accepted under `cap` and `return_n` starts with the current one
     /// (the same cap and at least as many blocks): every hit found now is still found,
     /// and every text read now is still read in the same order.
@@ -328,6 +360,19 @@ mod tests {
             .collect();
         assert_eq!(both, [1, 3]);
         assert!(tables.extends_current(2, 4) && !tables.extends_current(2, 2));
+        // What each candidate asks, against the general search.
+        for j in 0..tables.positions() {
+            for return_n in 1..=5 {
+                for accepted in [true, false] {
+                    let general: Vec<usize> = tables
+                        .nearest_caps(|cap| tables.accepts(j, cap, return_n) == accepted)
+                        .collect();
+                    let read: Vec<usize> =
+                        tables.nearest_caps_where(j, return_n, accepted).collect();
+                    assert_eq!(read, general, "{j} {return_n} {accepted}");
+                }
+            }
+        }
         assert_eq!(tables.top_quality(2, 3), Some(0.9));
         assert!(tables.same_list(2, 3));
         assert!(!tables.same_list(3, 3));
