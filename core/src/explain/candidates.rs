@@ -316,8 +316,8 @@ fn changes_of(j: usize, status: Status, tables: &Tables, changes: &mut SetIfList
         changes.push_max_chunks(c);
     }
     if changes.is_empty() {
-        for set in least_pairs(tables, |c| tables.least_return_n(j, c)) {
-            changes.push(set);
+        for (at, c) in least_pairs(tables, |c| tables.least_return_n(j, c)) {
+            changes.push_pair(at, c);
         }
     }
     if changes.is_empty() {

@@ -176,7 +176,9 @@ fn explain_linked(
         changes.push(Change::max_chunks(c));
     }
     if changes.is_empty() {
-        changes = least_pairs(&tables, least_at);
+        changes = least_pairs(&tables, least_at)
+            .map(|(return_n, cap)| Change::return_n_and_max_chunks(return_n, cap))
+            .collect();
     }
     work.tables = tables;
     // Each fix confirmed by the pipeline, with the hit level it gives.

@@ -57,6 +57,20 @@ impl Change {
         Change::single(SettingKey::MaxChunksPerDocument, SettingValue::Count(value))
     }
 
+    /// `{"maxChunksPerDocument": cap, "returnN": return_n}`.
+    pub fn return_n_and_max_chunks(return_n: usize, cap: usize) -> Change {
+        Change::pair(
+            ChangedSetting {
+                key: SettingKey::ReturnN,
+                value: SettingValue::Count(return_n),
+            },
+            ChangedSetting {
+                key: SettingKey::MaxChunksPerDocument,
+                value: SettingValue::Count(cap),
+            },
+        )
+    }
+
     pub fn number(key: SettingKey, value: f64) -> Change {
         Change::single(key, SettingValue::Number(value))
     }

@@ -51,20 +51,10 @@ impl Repr {
 }
 
 fn change_of([return_n, cap]: [u16; 2]) -> Change {
-    let count = |v: u16| SettingValue::Count(usize::from(v));
     match (return_n, cap) {
         (0, cap) => Change::max_chunks(usize::from(cap)),
         (return_n, 0) => Change::return_n(usize::from(return_n)),
-        (return_n, cap) => Change::pair(
-            super::ChangedSetting {
-                key: SettingKey::ReturnN,
-                value: count(return_n),
-            },
-            super::ChangedSetting {
-                key: SettingKey::MaxChunksPerDocument,
-                value: count(cap),
-            },
-        ),
+        (return_n, cap) => Change::return_n_and_max_chunks(usize::from(return_n), usize::from(cap)),
     }
 }
 
@@ -144,6 +134,22 @@ impl SetIfList {
         self.push_count(1, value, Change::max_chunks);
     }
 
+    /// Appends `{"maxChunksPerDocument": cap, "returnN": return_n}`, written in place
+    /// as [`SetIfList::push_return_n`] is.
+    pub(crate) fn push_pair(&mut self, return_n: usize, cap: usize) {
+        if let Repr::Counts { len, counts } = &mut self.0 {
+            let held = |v: usize| u16::try_from(v).ok().filter(|&v| v > 0);
+            if let (Some(slot), Some(r), Some(c)) =
+                (counts.get_mut(usize::from(*len)), held(return_n), held(cap))
+            {
+                *slot = [r, c];
+                *len += 1;
+                return;
+            }
+        }
+        self.push(Change::return_n_and_max_chunks(return_n, cap));
+    }
+
     /// Appends the change `change(value)` of the count at `key` (as in [`Repr::Counts`]),
     /// written in place without building the change while it fits there: each of a
     /// large batch's candidates pushes one to three of these.
@@ -159,7 +165,7 @@ impl SetIfList {
                 return;
             }
         }
-        self.spill(change(value));
+        self.push(change(value));
     }
 
     /// Appends `set` to the changes held as themselves.
@@ -366,12 +372,18 @@ mod tests {
                     (1, Some(SettingValue::Count(value))) => Some(value),
                     _ => None,
                 };
+                let pair = |key| match set.value(key) {
+                    Some(SettingValue::Count(value)) if set.settings().count() == 2 => Some(value),
+                    _ => None,
+                };
                 match (
                     single(SettingKey::ReturnN),
                     single(SettingKey::MaxChunksPerDocument),
+                    pair(SettingKey::ReturnN).zip(pair(SettingKey::MaxChunksPerDocument)),
                 ) {
-                    (Some(value), _) => pushed.push_return_n(value),
-                    (_, Some(value)) => pushed.push_max_chunks(value),
+                    (Some(value), _, _) => pushed.push_return_n(value),
+                    (_, Some(value), _) => pushed.push_max_chunks(value),
+                    (_, _, Some((return_n, cap))) => pushed.push_pair(return_n, cap),
                     _ => pushed.push(set),
                 }
             }

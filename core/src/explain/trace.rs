@@ -1,11 +1,10 @@
 //! One trace's counterfactuals: each candidate's, its level's and its low-quality flag's.
 
 use super::candidates::candidates;
-use super::change::{Change, ChangedSetting};
 use super::levels::Levels;
 use super::tables::Tables;
 use super::{TraceExplanation, Work};
-use crate::config::{SettingKey, SettingValue, Settings};
+use crate::config::Settings;
 use crate::trace_analysis::TraceAnalysis;
 
 /// Explains `t` (analysed under `user`).
@@ -53,31 +52,19 @@ pub(crate) fn explain_with(
     }
 }
 
-/// The least pairs (cap, returnN) that give `holds_at`: for each cap other than the
+/// The least pairs (returnN, cap) that give `holds_at`: for each cap other than the
 /// current one, nearest first, the least `returnN` (from `least_return_n`) when it is
 /// smaller than every nearer cap's: the pairs no other pair beats on both settings.
-pub(crate) fn least_pairs(
-    tables: &Tables,
-    least_return_n: impl Fn(usize) -> Option<usize>,
-) -> Vec<Change> {
+pub(crate) fn least_pairs<'a>(
+    tables: &'a Tables,
+    least_return_n: impl Fn(usize) -> Option<usize> + 'a,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
     let mut best = usize::MAX;
-    let mut pairs = Vec::new();
-    for &(_, cap) in tables.other_caps() {
-        if let Some(return_n) = least_return_n(cap) {
-            if return_n < best && return_n != tables.return_n {
-                best = return_n;
-                pairs.push(Change::pair(
-                    ChangedSetting {
-                        key: SettingKey::ReturnN,
-                        value: SettingValue::Count(return_n),
-                    },
-                    ChangedSetting {
-                        key: SettingKey::MaxChunksPerDocument,
-                        value: SettingValue::Count(cap),
-                    },
-                ));
-            }
-        }
-    }
-    pairs
+    tables.other_caps().iter().filter_map(move |&(_, cap)| {
+        let return_n = least_return_n(cap)?;
+        (return_n < best && return_n != tables.return_n).then(|| {
+            best = return_n;
+            (return_n, cap)
+        })
+    })
 }
