@@ -58,10 +58,8 @@ pub(crate) fn decide_hot(
     let mut accepted = 0usize;
     for hot in trace.hot() {
         let held = per_doc.get(hot.doc_slot).copied().unwrap_or(0);
-        let status = if hot.rank().is_none() {
-            Status::Invalid
-        } else if hot.duplicate {
-            Status::Duplicate
+        let status = if let Some(never) = never_accepted(hot) {
+            never
         } else if held >= config.max_chunks_per_document {
             Status::DocCap
         } else if accepted >= config.return_n {
@@ -86,6 +84,18 @@ pub(crate) fn decide_hot(
                 accepted_rank,
             },
         );
+    }
+}
+
+/// The status of a candidate no setting accepts (an invalid rank, a duplicate evidence
+/// key), whatever the limits; `None` for one the walk with no limits accepts.
+pub(crate) fn never_accepted(hot: &Hot) -> Option<Status> {
+    if hot.rank().is_none() {
+        Some(Status::Invalid)
+    } else if hot.duplicate {
+        Some(Status::Duplicate)
+    } else {
+        None
     }
 }
 

@@ -160,7 +160,7 @@ fn explain_linked(
     explained.cause = Cause::Dropped;
     // Only a dropped case reads the tables.
     let mut tables = std::mem::take(&mut work.tables);
-    tables.fill(t, &mut work.per_doc);
+    tables.fill(t);
     let (cap, return_n) = (tables.cap, tables.return_n);
     let least_at = |c: usize| {
         expected

@@ -232,7 +232,7 @@ fn explain_batch(
     if summariser.is_some() || traces.is_some() {
         let mut tables = std::mem::take(&mut work.tables);
         for (index, t) in analysis.traces.iter().enumerate() {
-            tables.fill(t, &mut work.per_doc);
+            tables.fill(t);
             if let Some(summariser) = &mut summariser {
                 summariser.add_trace(index, t, &tables, &mut work.joined);
             }
@@ -261,7 +261,6 @@ pub fn explain_one(index: usize, t: &TraceAnalysis, settings: &Settings) -> Trac
 #[derive(Debug, Default)]
 pub(crate) struct Work {
     pub(crate) scratch: Scratch,
-    pub(crate) per_doc: Vec<usize>,
     /// Duplicates' reasons by the rank they repeat, each written once and shared by
     /// every trace's list (see `candidates::candidates`).
     pub(crate) duplicate_reasons: crate::fast_hash::FastMap<u64, Arc<str>>,

@@ -1,8 +1,9 @@
 //! What `returnN` and `maxChunksPerDocument` do to one trace, for every value at once,
 //! read off the pipeline's own decisions.
 //!
-//! Three facts of contract section 3.3 make this exact with two passes of the pipeline
-//! (one under the configuration, one with no limits):
+//! Three facts of contract section 3.3 make this exact with the analysis' decisions
+//! under the configuration and one walk with no limits (which accepts every candidate
+//! but those no setting accepts: [`crate::pipeline::never_accepted`]):
 //!
 //! - Under a fixed cap, the blocks accepted with `returnN = R` are the first `R` of
 //!   those accepted with no `returnN` limit: the walk is the same until `R` blocks are
@@ -19,8 +20,7 @@
 //! Nothing here is monotone in the cap: a larger cap can push a candidate past `returnN`
 //! (its document's extra blocks take the places), which is why every cap is decided.
 
-use crate::config::Config;
-use crate::pipeline::{decide_hot, Status};
+use crate::pipeline::{never_accepted, Status};
 use crate::trace_analysis::{quality_of, TraceAnalysis};
 
 /// The acceptance of every candidate of one trace under every cap, with no `returnN`
@@ -64,17 +64,17 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    /// Decides `t`'s trace under every cap with the pipeline; `per_doc` is scratch space.
+    /// Decides `t`'s trace under every cap.
     #[cfg(test)]
-    pub(crate) fn of(t: &TraceAnalysis, per_doc: &mut Vec<usize>) -> Tables {
+    pub(crate) fn of(t: &TraceAnalysis) -> Tables {
         let mut tables = Tables::default();
-        tables.fill(t, per_doc);
+        tables.fill(t);
         tables
     }
 
     /// [`Tables::of`] into these tables' buffers: explaining a batch reuses one set of
     /// tables, so a trace allocates nothing here.
-    pub(crate) fn fill(&mut self, t: &TraceAnalysis, per_doc: &mut Vec<usize>) {
+    pub(crate) fn fill(&mut self, t: &TraceAnalysis) {
         let (trace, config) = (&*t.trace, &t.config);
         let n = trace.candidates().len();
         let positions = trace.hot().len();
@@ -84,31 +84,21 @@ impl Tables {
         // The statuses under the configuration are the analysis's own decisions.
         self.status.clear();
         self.status.extend(t.statuses());
-        // No cap: each candidate the walk accepts, with how many blocks of its document
-        // were accepted before it (its occurrence), hence the saturating cap. Only the
-        // blocks this walk accepts are accepted under any cap and `returnN`, so only
-        // their qualities are ever read.
-        let unlimited = Config {
-            return_n: usize::MAX,
-            max_chunks_per_document: usize::MAX,
-            ..*config
-        };
+        // No cap: each candidate the walk accepts (every one but those no setting
+        // accepts), with how many blocks of its document were accepted before it (its
+        // occurrence), hence the saturating cap. Only the blocks this walk accepts are
+        // accepted under any cap and `returnN`, so only their qualities are ever read.
         self.per_doc_count.clear();
         self.per_doc_count.resize(trace.doc_count(), 0);
         self.occurrence.clear();
         self.quality.clear();
-        let (per_doc_count, occurrence, quality) = (
-            &mut self.per_doc_count,
-            &mut self.occurrence,
-            &mut self.quality,
-        );
-        decide_hot(trace, &unlimited, per_doc, |h, decision| {
-            if decision.status != Status::Accepted {
-                occurrence.push(usize::MAX);
-                quality.push(0.0);
-                return;
+        for h in trace.hot() {
+            if never_accepted(h).is_some() {
+                self.occurrence.push(usize::MAX);
+                self.quality.push(0.0);
+                continue;
             }
-            let at = match per_doc_count.get_mut(h.doc_slot) {
+            let at = match self.per_doc_count.get_mut(h.doc_slot) {
                 Some(count) => {
                     *count += 1;
                     *count - 1
@@ -116,9 +106,9 @@ impl Tables {
                 // The walk holds nothing for a slot it has no room for.
                 None => 0,
             };
-            occurrence.push(at);
-            quality.push(quality_of(h, n, config).score);
-        });
+            self.occurrence.push(at);
+            self.quality.push(quality_of(h, n, config).score);
+        }
         self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
         let m = self.saturating_cap;
         self.accepted.clear();
@@ -315,7 +305,8 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Settings;
+    use crate::config::{Config, Settings};
+    use crate::pipeline::decide_hot;
 
     /// Doc `a` has three chunks at ranks 1-3, `b` one at rank 4; returnN 3, cap 2.
     #[test]
@@ -332,7 +323,7 @@ mod tests {
         let Some(t) = analysis.traces.first() else {
             panic!("one trace");
         };
-        let tables = Tables::of(t, &mut Vec::new());
+        let tables = Tables::of(t);
         assert_eq!(tables.saturating_cap(), 3);
         assert_eq!(
             tables.status,
@@ -415,7 +406,7 @@ mod tests {
                 panic!("valid settings");
             };
             for t in &analysis.traces {
-                let tables = Tables::of(t, &mut Vec::new());
+                let tables = Tables::of(t);
                 let n = t.trace.candidates().len();
                 let mut plain = Vec::new();
                 decide_hot(&t.trace, &t.config, &mut Vec::new(), |h, decision| {

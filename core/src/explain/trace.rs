@@ -15,7 +15,7 @@ pub(crate) fn explain_trace(
     work: &mut Work,
 ) -> TraceExplanation {
     let mut tables = std::mem::take(&mut work.tables);
-    tables.fill(t, &mut work.per_doc);
+    tables.fill(t);
     let explained = explain_with(index, t, user, &tables, work);
     work.tables = tables;
     explained
