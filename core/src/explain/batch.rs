@@ -7,7 +7,7 @@ use super::tables::Tables;
 use super::{ChangeImpact, ExplainSummary};
 use crate::config::{SettingKey, Settings};
 use crate::golden::GoldenLevel;
-use crate::outcome::outcome;
+use crate::outcome::{outcome, Level};
 use crate::trace_analysis::TraceAnalysis;
 use std::collections::BTreeMap;
 
@@ -43,11 +43,15 @@ fn hit_rank(level: GoldenLevel) -> u8 {
 /// so each trace's tables are filled once for both.
 pub(crate) struct Summariser<'a> {
     cases: &'a [ExplainedCase],
-    changes: Vec<Change>,
     /// Per change: whether it is valid and sets only `returnN` and
     /// `maxChunksPerDocument` (what the tables answer for).
     applied: Vec<bool>,
     impacts: Vec<ChangeImpact>,
+    /// Per change, the `maxChunksPerDocument` and `returnN` it sets.
+    limits: Vec<(Option<usize>, Option<usize>)>,
+    /// Per change, traces by level now and level under it (as [`Level::ALL`] orders
+    /// them), counted here and named in [`ChangeImpact::level_transitions`] at the end.
+    transitions: Vec<[[usize; Level::ALL.len()]; Level::ALL.len()]>,
     /// Per trace, the positions of the cases linked to it.
     cases_of: Vec<Vec<usize>>,
     /// Per change, the positions of the cases it recovers (listed in the cases' order).
@@ -101,9 +105,19 @@ impl<'a> Summariser<'a> {
             }
         }
         let recovered_at = vec![Vec::new(); changes.len()];
+        let limits = changes
+            .iter()
+            .map(|change| {
+                (
+                    change.count(SettingKey::MaxChunksPerDocument),
+                    change.count(SettingKey::ReturnN),
+                )
+            })
+            .collect();
         Summariser {
             cases,
-            changes,
+            transitions: vec![Default::default(); changes.len()],
+            limits,
             applied,
             impacts,
             cases_of,
@@ -125,32 +139,31 @@ impl<'a> Summariser<'a> {
         let hits = &mut self.hits;
         hits.clear();
         let per_change = self
-            .changes
+            .limits
             .iter()
             .zip(&self.applied)
-            .zip(&mut self.impacts);
-        for (((change, applied), impact), recovered) in per_change.zip(&mut self.recovered_at) {
+            .zip(&mut self.impacts)
+            .zip(&mut self.transitions);
+        for ((((limits, applied), impact), transitions), recovered) in
+            per_change.zip(&mut self.recovered_at)
+        {
             if !applied {
                 continue;
             }
-            let cap = change
-                .count(SettingKey::MaxChunksPerDocument)
-                .unwrap_or(table.cap);
-            let return_n = change.count(SettingKey::ReturnN).unwrap_or(table.return_n);
+            let cap = limits.0.unwrap_or(table.cap);
+            let return_n = limits.1.unwrap_or(table.return_n);
             if table.same_list(cap, return_n) {
                 continue;
             }
             impact.traces_changed += 1;
             let level = outcome(table.top_quality(cap, return_n), &t.config, None).level;
             if level != t.relevance_level {
-                *impact
-                    .level_transitions
-                    .entry(format!(
-                        "{}->{}",
-                        t.relevance_level.as_str(),
-                        level.as_str()
-                    ))
-                    .or_insert(0) += 1;
+                if let Some(count) = transitions
+                    .get_mut(t.relevance_level.index())
+                    .and_then(|to| to.get_mut(level.index()))
+                {
+                    *count += 1;
+                }
             }
             for &at in linked {
                 let Some(case) = cases.get(at) else { continue };
@@ -201,8 +214,22 @@ impl<'a> Summariser<'a> {
             .into_iter()
             .zip(&self.applied)
             .zip(self.recovered_at)
-            .filter(|((_, &applied), _)| applied)
-            .map(|((mut impact, _), mut recovered)| {
+            .zip(&self.transitions)
+            .filter(|(((_, &applied), _), _)| applied)
+            .map(|(((mut impact, _), mut recovered), transitions)| {
+                for (from, to, &count) in
+                    Level::ALL.iter().zip(transitions).flat_map(|(from, row)| {
+                        Level::ALL
+                            .iter()
+                            .zip(row)
+                            .map(move |(to, count)| (from, to, count))
+                    })
+                {
+                    if count > 0 {
+                        let name = format!("{}->{}", from.as_str(), to.as_str());
+                        impact.level_transitions.insert(name, count);
+                    }
+                }
                 recovered.sort_unstable();
                 impact.recovered_cases = recovered
                     .iter()
@@ -241,6 +268,7 @@ mod tests {
     use crate::golden::{evaluate_analysis, parse_cases};
     use crate::input::parse_document;
     use crate::sample::{generate_batch, generate_cases};
+    use std::collections::BTreeMap;
 
     /// The summary's figures, read off each trace's tables, are those of the pipeline
     /// run over the whole batch under each change and evaluated again.
@@ -257,11 +285,34 @@ mod tests {
             (9, with(None, Some(1))),
             (11, with(Some(12), Some(2))),
         ];
+        // A batch whose fixes move levels: the better block comes in with a larger
+        // returnN (generated batches rank their best block first).
+        let moving = (
+            r#"[{"query": "q1", "mode": "dense", "candidates": [
+                {"evidenceKey": "a#1", "docId": "a", "originalRank": 1, "score": 1.1},
+                {"evidenceKey": "b#1", "docId": "b", "originalRank": 2, "score": 0.05}]},
+               {"query": "q2", "mode": "dense", "candidates": [
+                {"evidenceKey": "c#1", "docId": "c", "originalRank": 1, "score": 0.6},
+                {"evidenceKey": "c#2", "docId": "c", "originalRank": 2, "score": 0.1}]}]"#
+                .to_owned(),
+            r#"[{"caseId": "b", "query": "q1", "expectedDocIds": ["b"]},
+                {"caseId": "c", "query": "q2", "expectedDocIds": ["c"]}]"#
+                .to_owned(),
+            with(Some(1), None),
+        );
+        let generated = runs.into_iter().map(|(seed, settings)| {
+            (
+                generate_batch(150, 20, seed),
+                generate_cases(150, 20, seed),
+                settings,
+            )
+        });
         let mut compared = 0;
-        for (seed, settings) in runs {
-            let batch = parse_document("t", &generate_batch(150, 20, seed));
-            let Ok(cases) = parse_cases("c", &generate_cases(150, 20, seed)) else {
-                panic!("generated cases");
+        let mut moved_levels = 0;
+        for (traces, cases, settings) in generated.chain([moving]) {
+            let batch = parse_document("t", &traces);
+            let Ok(cases) = parse_cases("c", &cases) else {
+                panic!("cases");
             };
             let Ok(now) = analyze(&batch, &settings, false) else {
                 panic!("settings");
@@ -297,9 +348,23 @@ mod tests {
                     .filter(|(a, b)| !a.accepted_indices().eq(b.accepted_indices()))
                     .count();
                 assert_eq!(impact.traces_changed, changed, "{}", impact.set);
+                let mut transitions = BTreeMap::new();
+                for (a, b) in now.traces.iter().zip(&after.traces) {
+                    if a.relevance_level != b.relevance_level {
+                        let name = format!(
+                            "{}->{}",
+                            a.relevance_level.as_str(),
+                            b.relevance_level.as_str()
+                        );
+                        *transitions.entry(name).or_insert(0) += 1;
+                    }
+                }
+                assert_eq!(impact.level_transitions, transitions, "{}", impact.set);
+                moved_levels += transitions.len();
                 compared += 1;
             }
         }
         assert!(compared > 0);
+        assert!(moved_levels > 0, "some change moves some trace's level");
     }
 }
