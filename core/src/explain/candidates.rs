@@ -135,9 +135,9 @@ impl CandidateList {
     }
 
     /// Gives the entry at `entry` the reason `text`, added as `held_as` gives it when
-    /// the trace has not given that very text yet. Entries are given reasons in order. Texts are told apart by where they are held, not by
-    /// what they say: the shared ones are held once, and an equal text held twice only
-    /// takes a second place.
+    /// the trace has not given that very text yet. Entries are given reasons in order.
+    /// Texts are told apart by where they are held, not by what they say: the shared
+    /// ones are held once, and an equal text held twice only takes a second place.
     fn give_reason(&mut self, entry: usize, text: &str, held_as: impl FnOnce() -> ReasonText) {
         let at = match self
             .reasons

@@ -251,19 +251,7 @@ impl Tables {
         &'a self,
         holds: impl Fn(usize) -> bool + 'a,
     ) -> impl Iterator<Item = usize> + 'a {
-        let first = self
-            .caps
-            .iter()
-            .position(|&(_, cap)| holds(cap))
-            .unwrap_or(self.caps.len());
-        let distance = self.caps.get(first).map(|&(d, _)| d);
-        self.caps
-            .get(first..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(move |&&(d, _)| Some(d) == distance)
-            .filter(move |&&(_, cap)| holds(cap))
-            .map(|&(_, cap)| cap)
+        self.nearest_where(move |k| self.caps.get(k).is_some_and(|&(_, cap)| holds(cap)))
     }
 
     /// [`Tables::nearest_caps`] under which candidate `j` is accepted with `return_n`
@@ -275,14 +263,22 @@ impl Tables {
         return_n: usize,
         accepted: bool,
     ) -> impl Iterator<Item = usize> + '_ {
-        let holds = move |k: usize| {
+        self.nearest_where(move |k| {
             let at = self
                 .cap_rows
                 .get(k)
                 .and_then(|&row| self.accepted.get(row + j))
                 .map_or(0, |&at| at as usize);
             (at != 0 && at <= return_n) == accepted
-        };
+        })
+    }
+
+    /// The nearest caps (one, or two at the same distance) whose place `k` in `caps`
+    /// `holds`.
+    fn nearest_where<'a>(
+        &'a self,
+        holds: impl Fn(usize) -> bool + 'a,
+    ) -> impl Iterator<Item = usize> + 'a {
         let first = (0..self.caps.len())
             .find(|&k| holds(k))
             .unwrap_or(self.caps.len());
