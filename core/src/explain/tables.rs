@@ -36,8 +36,12 @@ pub(crate) struct Tables {
     /// candidate `j` under `cap` and no `returnN` limit; 0 when it is not accepted.
     accepted: Vec<u32>,
     /// `best[(cap - 1) * positions + k]`: the best quality among the first `k + 1` accepted
-    /// under `cap`.
+    /// under `cap`. Empty when the qualities only fall along the walk (see `first_top`).
     best: Vec<f64>,
+    /// When the qualities of the blocks the walk with no limits accepts never rise along
+    /// it (retrieval order is usually quality order), the first of them: the first block
+    /// every setting accepts, hence the top quality under every setting that accepts any.
+    first_top: Option<f64>,
     /// Accepted under each cap with no `returnN` limit.
     totals: Vec<usize>,
     /// Per candidate in processing order: its quality (0 for a candidate no setting
@@ -111,10 +115,13 @@ impl Tables {
         }
         self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
         let m = self.saturating_cap;
+        self.first_top = falling_first(&self.occurrence, &self.quality);
         self.accepted.clear();
         self.accepted.resize(m * positions, 0);
         self.best.clear();
-        self.best.resize(m * positions, 0.0);
+        if self.first_top.is_none() {
+            self.best.resize(m * positions, 0.0);
+        }
         self.totals.clear();
         self.totals.resize(m, 0);
         self.common.clear();
@@ -123,33 +130,51 @@ impl Tables {
         // `cap`, the candidates accepted with an occurrence below it, in order.
         for cap in 1..=m {
             let row = (cap - 1) * positions;
-            let (Some(accepted), Some(best)) = (
-                self.accepted.get_mut(row..row + positions),
-                self.best.get_mut(row..row + positions),
-            ) else {
+            let Some(accepted) = self.accepted.get_mut(row..row + positions) else {
                 self.common.push(0);
                 continue;
             };
             let mut total = 0usize;
-            let mut top = 0.0f64;
             // The blocks this walk accepts before it first differs from the current
             // cap's walk (see `common`).
             let mut shared = 0usize;
             let mut diverged = false;
-            // Each block is written whether this cap accepts it or not, by selects
-            // rather than a branch: the occurrences of a trace's blocks mix, so a branch
-            // on them is mispredicted often. A block left out writes 0 (as the row
-            // holds) and the best so far again, unchanged.
-            for ((slot, &at), &q) in accepted.iter_mut().zip(&self.occurrence).zip(&self.quality) {
+            // Each block is written whether this cap accepts it or not, by selects rather
+            // than a branch: the occurrences of a trace's blocks mix, so a branch on them
+            // is mispredicted often. A block left out writes 0 (as the row holds).
+            let mut count = |slot: &mut u32, at: usize| {
                 let inside = at < cap;
                 diverged |= inside != (at < current);
                 shared += usize::from(inside && !diverged);
                 total += usize::from(inside);
                 *slot = if inside { total as u32 } else { 0 };
-                let raised = if total >= 2 { top.max(q) } else { q };
-                top = if inside { raised } else { top };
-                if let Some(b) = best.get_mut(total.wrapping_sub(1)) {
-                    *b = top;
+                (inside, total)
+            };
+            // The best qualities only when the top quality is not known without them:
+            // their chain of maxima is what bounds this loop's speed.
+            let best = match self.first_top {
+                Some(_) => None,
+                None => self.best.get_mut(row..row + positions),
+            };
+            match best {
+                None => {
+                    for (slot, &at) in accepted.iter_mut().zip(&self.occurrence) {
+                        count(slot, at);
+                    }
+                }
+                Some(best) => {
+                    // A block left out writes the best so far again, unchanged.
+                    let mut top = 0.0f64;
+                    for ((slot, &at), &q) in
+                        accepted.iter_mut().zip(&self.occurrence).zip(&self.quality)
+                    {
+                        let (inside, total) = count(slot, at);
+                        let raised = if total >= 2 { top.max(q) } else { q };
+                        top = if inside { raised } else { top };
+                        if let Some(b) = best.get_mut(total.wrapping_sub(1)) {
+                            *b = top;
+                        }
+                    }
                 }
             }
             if let Some(slot) = self.totals.get_mut(cap - 1) {
@@ -211,9 +236,11 @@ impl Tables {
     /// The top quality under `cap` and `return_n` (`None`: nothing accepted).
     pub(crate) fn top_quality(&self, cap: usize, return_n: usize) -> Option<f64> {
         let count = self.accepted_count(cap, return_n);
-        (count > 0)
-            .then(|| self.best.get(self.row(cap) + count - 1).copied())
-            .flatten()
+        if count == 0 {
+            return None;
+        }
+        self.first_top
+            .or_else(|| self.best.get(self.row(cap) + count - 1).copied())
     }
 
     /// What names the list accepted under `cap` and `return_n`: the caps that decide
@@ -296,6 +323,30 @@ impl Tables {
         self.row(cap) == self.row(self.cap)
             && self.accepted_count(cap, return_n) >= self.accepted_count(self.cap, self.return_n)
     }
+}
+
+/// The quality of the first block the walk with no limits accepts, when no later one
+/// it accepts has a higher quality (`None` also when it accepts none, or a quality is
+/// not a number: then the best qualities are tabled).
+fn falling_first(occurrence: &[usize], quality: &[f64]) -> Option<f64> {
+    let mut walked = occurrence
+        .iter()
+        .zip(quality)
+        .filter(|&(&at, _)| at != usize::MAX)
+        .map(|(_, &q)| q);
+    let first = walked.next()?;
+    let mut last = first;
+    for q in walked {
+        // A NaN on either side compares as neither, and fails too.
+        if !matches!(
+            q.partial_cmp(&last),
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+        ) {
+            return None;
+        }
+        last = q;
+    }
+    Some(first)
 }
 
 #[cfg(test)]
@@ -392,6 +443,9 @@ mod tests {
     fn the_analysis_decisions_and_the_qualities_read_are_the_pipelines() {
         let batch = crate::input::parse_document("t", &crate::sample::generate_batch(40, 12, 7));
         let mut some_not_accepted = false;
+        // Traces whose qualities fall along the walk (the top quality read without the
+        // tables) and traces where a later block's is higher.
+        let (mut falling, mut rising) = (0, 0);
         for (return_n, cap) in [(None, None), (Some(3), Some(1)), (Some(20), Some(2))] {
             let settings = Settings {
                 return_n,
@@ -403,6 +457,10 @@ mod tests {
             };
             for t in &analysis.traces {
                 let tables = Tables::of(t);
+                match tables.first_top {
+                    Some(_) => falling += 1,
+                    None => rising += 1,
+                }
                 let n = t.trace.candidates().len();
                 let mut plain = Vec::new();
                 decide_hot(&t.trace, &t.config, &mut Vec::new(), |h, decision| {
@@ -447,5 +505,6 @@ mod tests {
             some_not_accepted,
             "the batch has duplicates or invalid ranks"
         );
+        assert!(falling > 0 && rising > 0, "{falling} falling, {rising} rising");
     }
 }
