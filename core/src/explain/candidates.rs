@@ -225,11 +225,17 @@ fn unchangeable(status: Status, reason: Option<&StatusReason>) -> String {
     }
 }
 
-pub(crate) fn candidates(t: &TraceAnalysis, tables: &Tables, work: &mut Work) -> CandidateList {
+/// `t`'s candidates explained; `trace` is the list's share of `t`'s trace.
+pub(crate) fn candidates(
+    t: &TraceAnalysis,
+    trace: Arc<Trace>,
+    tables: &Tables,
+    work: &mut Work,
+) -> CandidateList {
     let candidates = t.trace.candidates();
     let duplicate_reasons = &mut work.duplicate_reasons;
     let mut list = CandidateList {
-        trace: t.trace.clone(),
+        trace,
         reasons: Vec::new(),
         reason_of: Vec::new(),
         entries: Vec::with_capacity(t.trace.hot().len()),

@@ -232,12 +232,17 @@ fn explain_batch(
     if summariser.is_some() || traces.is_some() {
         let mut tables = std::mem::take(&mut work.tables);
         for (index, t) in analysis.traces.iter().enumerate() {
+            // The explanation's share of the trace is taken before the tables are
+            // written: a locked increment waits until every pending write has landed.
+            let shared = traces.is_some().then(|| Arc::clone(&t.trace));
             tables.fill(t);
             if let Some(summariser) = &mut summariser {
                 summariser.add_trace(index, t, &tables, &mut work.joined);
             }
-            if let Some(traces) = traces.as_deref_mut() {
-                traces.push(trace::explain_with(index, t, settings, &tables, &mut work));
+            if let (Some(traces), Some(shared)) = (traces.as_deref_mut(), shared) {
+                traces.push(trace::explain_with(
+                    index, t, shared, settings, &tables, &mut work,
+                ));
             }
         }
     }

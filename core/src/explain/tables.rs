@@ -505,6 +505,9 @@ mod tests {
             some_not_accepted,
             "the batch has duplicates or invalid ranks"
         );
-        assert!(falling > 0 && rising > 0, "{falling} falling, {rising} rising");
+        assert!(
+            falling > 0 && rising > 0,
+            "{falling} falling, {rising} rising"
+        );
     }
 }

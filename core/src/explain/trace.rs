@@ -5,7 +5,9 @@ use super::levels::Levels;
 use super::tables::Tables;
 use super::{TraceExplanation, Work};
 use crate::config::Settings;
+use crate::input::Trace;
 use crate::trace_analysis::TraceAnalysis;
+use std::sync::Arc;
 
 /// Explains `t` (analysed under `user`).
 pub(crate) fn explain_trace(
@@ -15,20 +17,24 @@ pub(crate) fn explain_trace(
     work: &mut Work,
 ) -> TraceExplanation {
     let mut tables = std::mem::take(&mut work.tables);
+    let shared = Arc::clone(&t.trace);
     tables.fill(t);
-    let explained = explain_with(index, t, user, &tables, work);
+    let explained = explain_with(index, t, shared, user, &tables, work);
     work.tables = tables;
     explained
 }
 
+/// Explains `t` with its tables filled; `shared` is the explanation's share of
+/// `t`'s trace (what its candidates read when they are read).
 pub(crate) fn explain_with(
     index: usize,
     t: &TraceAnalysis,
+    shared: Arc<Trace>,
     user: &Settings,
     tables: &Tables,
     work: &mut Work,
 ) -> TraceExplanation {
-    let candidates = candidates(t, tables, work);
+    let candidates = candidates(t, shared, tables, work);
     let levels = Levels { t, tables, user };
     let hybrid = levels.hybrid_runs(work);
     let level_if = levels.level_if(&hybrid, work);
