@@ -198,6 +198,12 @@ impl Levels<'_> {
                 Direction::Up => {
                     let Some(d) = distance else { continue };
                     let holds = |m: f64| quality_at(h, m) >= threshold;
+                    // A block whose quality has not reached the threshold at the
+                    // nearest edge found yet reaches it only farther (its quality only
+                    // grows with the distance), if at all: its edge is not searched.
+                    if result.is_some_and(|r| !holds(r)) {
+                        continue;
+                    }
                     if let Some(m) = edge(current, f64::MAX, estimate(d), holds) {
                         result = Some(result.map_or(m, |r| r.min(m)));
                     }
@@ -209,6 +215,11 @@ impl Levels<'_> {
                     // A quality that does not read the distance keeps the level.
                     let d = distance?;
                     let holds = |m: f64| quality_at(h, m) < threshold;
+                    // A block already below the threshold at the farthest edge found
+                    // yet falls below it nearer (or there): it does not move the edge.
+                    if result.is_some_and(&holds) {
+                        continue;
+                    }
                     let m = edge(current, SMALLEST_POSITIVE, estimate(d), holds)?;
                     result = Some(result.map_or(m, |r| r.min(m)));
                 }
