@@ -13,6 +13,12 @@ bash scripts/setup.sh
 source scripts/env.sh
 
 step() { printf '\n==> %s\n' "$*"; }
+# The disk this run writes to, before and after: a run from a clean clone writes
+# several GB to target/ (README.md), and a full disk fails mid-build.
+disk() { df -h "$ROOT" | awk -v when="$1" 'NR == 2 { print "disk " when ": " $4 " free of " $2 }'; }
+disk "at start"
+# A run from a clean clone is built once: incremental caches only cost disk.
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -77,3 +83,7 @@ bash scripts/build-site.sh
 # trace text, no CSP violation or console error, keyboard use, axe-core clean.
 step "site audit (${browsers[*]})"
 RAGTRACE_BROWSERS="${browsers[*]}" bash scripts/audit-site.sh
+
+step "disk"
+disk "at end"
+du -sh "$ROOT/target" | awk '{ print "target/: " $1 }'
