@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every check CI runs: formatting, lints (native and wasm32), native tests, the
-# Python package's tests, browser tests in headless Chromium and Firefox, the JS
+# Every check CI runs: formatting, the README's serve command, lints (native and
+# wasm32), native tests, the Python package's tests, browser tests in headless Chromium and Firefox, the JS
 # package's TypeScript declarations, and a release build of the site.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,6 +22,11 @@ export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+
+# First, while a clean clone has built nothing yet: what a newcomer's first command
+# meets (the set-up, a first build, the folders Trunk expects).
+step "the README's serve command serves the app (scripts/check-serve.sh)"
+bash scripts/check-serve.sh
 
 step "cargo clippy (native, -D warnings)"
 cargo clippy --workspace --all-targets --all-features --quiet -- -D warnings
