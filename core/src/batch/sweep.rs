@@ -16,6 +16,18 @@ pub struct SweepPoint {
 /// Thresholds of the sweep: t = i / 100 for i = 0..=100.
 const STEPS: usize = 101;
 
+/// `THRESHOLDS[i]` = i / 100, as the sweep compares with it: counting a trace reads
+/// two or three of them, and a division each was a fifth of re-counting a batch.
+const THRESHOLDS: [f64; STEPS] = {
+    let mut thresholds = [0.0; STEPS];
+    let mut i = 0;
+    while i < STEPS {
+        thresholds[i] = i as f64 / 100.0;
+        i += 1;
+    }
+    thresholds
+};
+
 /// What a sweep needs of a set of top qualities: how many there are, and for each
 /// threshold how many reach it as their highest. Counted in one pass with no list
 /// and no sort, so `analyze` keeps one per scope while it walks the traces.
@@ -40,7 +52,7 @@ impl SweepCounts {
         self.total += 1;
         // The estimate from `top * 100` can be one off either way in floating point;
         // the comparisons below are the sweep's own `top >= i / 100`.
-        let reaches = |i: usize| top >= i as f64 / 100.0;
+        let reaches = |i: usize| THRESHOLDS.get(i).is_some_and(|&t| top >= t);
         // `as` truncates toward zero and saturates (NaN and negatives to 0), which is
         // `floor().clamp(0.0, 100.0)` for these values without the two calls.
         let mut i = ((top * 100.0) as usize).min(STEPS - 1);
