@@ -10,7 +10,7 @@ cd "$ROOT"
 port=${1:-18080}
 url="http://127.0.0.1:$port"
 log=$(mktemp)
-# Its own session, so that stopping it stops Trunk and the builds it started.
+# Its own process group, so that stopping it stops Trunk and the builds it started.
 setsid bash scripts/serve.sh --port "$port" >"$log" 2>&1 &
 server=$!
 stop() {
@@ -21,7 +21,8 @@ stop() {
 trap stop EXIT
 
 # A first build on a fresh machine compiles every dependency for wasm32.
-deadline=$((SECONDS + ${RAGTRACE_SERVE_TIMEOUT:-1800}))
+timeout=${RAGTRACE_SERVE_TIMEOUT:-1800}
+deadline=$((SECONDS + timeout))
 until curl -fsS -o /dev/null "$url/"; do
   if ! kill -0 "$server" 2>/dev/null; then
     echo "check-serve: scripts/serve.sh stopped before serving; its last lines:" >&2
@@ -29,7 +30,7 @@ until curl -fsS -o /dev/null "$url/"; do
     exit 1
   fi
   if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "check-serve: nothing served at $url after ${RAGTRACE_SERVE_TIMEOUT:-1800} s; the last lines:" >&2
+    echo "check-serve: nothing served at $url after $timeout s; the last lines:" >&2
     tail -n 20 "$log" >&2
     exit 1
   fi
