@@ -350,7 +350,7 @@ mod golden {
         /// The definition, written the slow way: every character through its
         /// Unicode lowercase mapping, white space runs as one space, ends trimmed.
         #[test]
-        fn normalise_is_per_character_lowercase_with_collapsed_white_space(text in "\\PC{0,40}|[ A-Za-z\t\u{0B}\u{85}\u{A0}ΣÉİ]{0,40}") {
+        fn normalise_is_per_character_lowercase_with_collapsed_white_space(text in "\\PC{0,40}|[ A-Za-z\t\u{0B}\u{85}\u{A0}\u{3000}ΣÉİ订単]{0,40}") {
             let words: Vec<String> = text
                 .split(char::is_whitespace)
                 .filter(|w| !w.is_empty())

@@ -41,7 +41,16 @@ pub struct RunBlock {
 /// needle and the same word inside a longer text lowercase differently.
 pub fn normalize_query(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
+    push_normalized(&mut out, text);
+    out
+}
+
+/// Appends `text` normalised to `out` as though the two were joined by white space:
+/// `normalize_query(&[a, b].join(" "))` is `a` and then `b` pushed onto an empty
+/// string. Joined texts are normalised in place this way, without the joined copy.
+pub(crate) fn push_normalized(out: &mut String, text: &str) {
+    // Every text starts after white space: the join's space, or nothing at all.
+    let mut pending_space = true;
     for ch in text.chars() {
         if ch.is_whitespace() {
             pending_space = true;
@@ -59,7 +68,6 @@ pub fn normalize_query(text: &str) -> String {
             out.extend(ch.to_lowercase());
         }
     }
-    out
 }
 
 /// The ranking metrics of one case at cut-off `k`.
@@ -337,8 +345,12 @@ impl HitProbe {
         let breadcrumb_hit = !self.breadcrumbs.is_empty()
             && blocks
                 .clone()
-                .filter_map(|b| b.breadcrumb.as_deref().map(normalize_query))
-                .any(|crumb| self.breadcrumbs.iter().any(|n| crumb.contains(n.as_str())));
+                .filter_map(|b| b.breadcrumb.as_deref())
+                .any(|crumb| {
+                    joined.clear();
+                    push_normalized(joined, crumb);
+                    self.breadcrumbs.iter().any(|n| joined.contains(n.as_str()))
+                });
         // The text as `evaluate_case` reads it: every field joined with single spaces,
         // then normalised. A breadcrumb found is evidence enough, and without the
         // document the level is weak either way: the coverage would change nothing, so
@@ -346,17 +358,13 @@ impl HitProbe {
         let coverage = (!breadcrumb_hit && !self.keywords.is_empty()).then(|| {
             joined.clear();
             let fields = blocks.flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt]);
-            for (i, field) in fields.filter_map(|f| f.as_deref()).enumerate() {
-                if i > 0 {
-                    joined.push(' ');
-                }
-                joined.push_str(field);
+            for field in fields.filter_map(|f| f.as_deref()) {
+                push_normalized(joined, field);
             }
-            let text = normalize_query(joined);
             let found = self
                 .keywords
                 .iter()
-                .filter(|n| text.contains(n.as_str()))
+                .filter(|n| joined.contains(n.as_str()))
                 .count();
             found as f64 / self.keywords.len() as f64
         });
@@ -435,21 +443,18 @@ pub(crate) fn evaluate_case(
         .collect();
     let breadcrumb_hit = !matched_breadcrumbs.is_empty();
 
-    // All blocks' breadcrumb, title and full excerpt joined with single
-    // spaces; normalising afterwards also collapses the joints. Only a case with
-    // keywords reads it (the text is most of an evaluation's time).
-    let text = if keywords.is_empty() {
-        String::new()
-    } else {
-        normalize_query(
-            &blocks
-                .iter()
-                .flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt])
-                .filter_map(|f| f.as_deref())
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
-    };
+    // All blocks' breadcrumb, title and full excerpt joined with single spaces and
+    // normalised, field by field. Only a case with keywords reads it (the text is
+    // most of an evaluation's time).
+    let mut text = String::new();
+    if !keywords.is_empty() {
+        let fields = blocks
+            .iter()
+            .flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt]);
+        for field in fields.filter_map(|f| f.as_deref()) {
+            push_normalized(&mut text, field);
+        }
+    }
     let (found, missing): (Vec<_>, Vec<_>) = keywords
         .iter()
         .partition(|(_, n)| text.contains(n.as_str()));
@@ -709,5 +714,22 @@ mod tests {
         assert_eq!(linked[6], Some((8, LinkedBy::Query)));
         assert_eq!(linked[7], Some((9, LinkedBy::Query)));
         assert_eq!(link_cases_by_keys(&[], traces.iter().copied()), Vec::new());
+    }
+
+    // proptest is a native dev-dependency only (the wasm32 clippy builds these tests too).
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Fields pushed one by one normalise as their join with single spaces does,
+        /// whatever white space or emptiness their ends have.
+        #[test]
+        fn pushed_fields_normalise_as_their_join(
+            fields in proptest::collection::vec("\\PC{0,12}|[ aZ\t\u{0B}\u{85}\u{A0}\u{3000}ΣÉ订]{0,8}", 0..5)
+        ) {
+            let mut pushed = String::new();
+            for field in &fields {
+                super::push_normalized(&mut pushed, field);
+            }
+            proptest::prop_assert_eq!(pushed, super::normalize_query(&fields.join(" ")));
+        }
     }
 }
