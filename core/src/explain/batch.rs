@@ -183,14 +183,11 @@ impl<'a> Summariser<'a> {
                     let (level, doc_hit) = known.unwrap_or_else(|| {
                         // The list the pipeline accepts under the change is the tables'
                         // (the module's facts): the first blocks of one walk.
-                        let candidates = t.trace.candidates();
-                        let accepted = t
-                            .trace
-                            .hot()
-                            .iter()
-                            .enumerate()
-                            .filter(|&(j, _)| table.accepts(j, cap, return_n))
-                            .filter_map(|(_, h)| candidates.get(h.index));
+                        let (candidates, hot) = (t.trace.candidates(), t.trace.hot());
+                        let accepted = table
+                            .accepted_under(cap, return_n)
+                            .filter_map(|j| hot.get(j))
+                            .filter_map(|h| candidates.get(h.index));
                         let (level, doc_hit) = probe.hit(accepted, joined);
                         hits.push((at, key, level, doc_hit));
                         (level, doc_hit)

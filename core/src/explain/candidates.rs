@@ -11,7 +11,7 @@
 //! most of the time). A candidate reads as a [`CandidateExplanation`] view, and the
 //! list serialises as a list of those views.
 
-use super::tables::Tables;
+use super::tables::{Span, Tables};
 use super::trace::least_pairs;
 use super::{SetIfList, Work};
 use crate::input::Trace;
@@ -240,8 +240,17 @@ pub(crate) fn candidates(
         reason_of: Vec::new(),
         entries: Vec::with_capacity(t.trace.hot().len()),
     };
+    let scratch = &mut work.by_cap;
+    scratch.earlier.clear();
+    scratch.earlier.resize(tables.saturating_cap(), 0);
+    // The previous candidate's occurrence, counted in `earlier` when the next one comes.
+    let mut previous: Option<usize> = None;
     // The hot entries, not the blocks: a block computes its quality again when built.
     for (j, (h, &status)) in t.trace.hot().iter().zip(&tables.status).enumerate() {
+        if let Some(count) = previous.and_then(|o| scratch.earlier.get_mut(o)) {
+            *count += 1;
+        }
+        previous = tables.occurrence(j);
         // A trace of more than 4G candidates cannot be read into memory at all.
         let Some(candidate) = u32::try_from(h.index)
             .ok()
@@ -275,7 +284,7 @@ pub(crate) fn candidates(
                     other => Reason::Own(unchangeable(status, other.as_ref())),
                 }
             }
-            (_, Some(entry)) => changes_of(j, status, tables, &mut entry.changes),
+            (_, Some(entry)) => changes_of(j, status, tables, &mut entry.changes, scratch),
             (_, None) => Reason::None,
         };
         match reason {
@@ -300,13 +309,22 @@ pub(crate) fn candidates(
 
 /// Writes into `changes` the nearest changes that flip candidate `j` (at `status` now,
 /// neither a duplicate nor invalid), and says why there are none when there are none.
-fn changes_of(j: usize, status: Status, tables: &Tables, changes: &mut SetIfList) -> Reason {
-    let (cap, return_n) = (tables.cap, tables.return_n);
+/// `scratch.earlier` counts the blocks before `j` per occurrence.
+fn changes_of(
+    j: usize,
+    status: Status,
+    tables: &Tables,
+    changes: &mut SetIfList,
+    scratch: &mut ByCap,
+) -> Reason {
+    let Some(span) = tables.span(j) else {
+        return Reason::Fixed("no setting accepts it");
+    };
     if status == Status::Accepted {
-        if let Some(at) = tables.least_return_n(j, cap).filter(|&at| at >= 2) {
-            changes.push_return_n(at - 1);
+        if span.at_current >= 2 {
+            changes.push_return_n(span.at_current as usize - 1);
         }
-        for c in tables.nearest_caps_where(j, return_n, false) {
+        for c in nearest_caps_outside(tables, span) {
             changes.push_max_chunks(c);
         }
         return if changes.is_empty() {
@@ -315,14 +333,17 @@ fn changes_of(j: usize, status: Status, tables: &Tables, changes: &mut SetIfList
             Reason::None
         };
     }
-    if let Some(at) = tables.least_return_n(j, cap) {
-        changes.push_return_n(at);
+    if span.at_current > 0 {
+        changes.push_return_n(span.at_current as usize);
     }
-    for c in tables.nearest_caps_where(j, return_n, true) {
+    if let Some(c) = nearest_cap_inside(tables, span) {
         changes.push_max_chunks(c);
     }
     if changes.is_empty() {
-        for (at, c) in least_pairs(tables, |c| tables.least_return_n(j, c)) {
+        let by_cap = &mut scratch.by_cap;
+        tables.least_return_n_by_cap(j, &scratch.earlier, by_cap);
+        let least = |c: usize| by_cap.get(c.checked_sub(1)?).copied().filter(|&at| at > 0);
+        for (at, c) in least_pairs(tables, least) {
             changes.push_pair(at, c);
         }
     }
@@ -331,6 +352,52 @@ fn changes_of(j: usize, status: Status, tables: &Tables, changes: &mut SetIfList
     } else {
         Reason::None
     }
+}
+
+/// Scratch space of a trace's candidates: per occurrence, the blocks walked so far;
+/// per cap, a candidate's least `returnN`.
+#[derive(Debug, Default)]
+pub(crate) struct ByCap {
+    earlier: Vec<usize>,
+    by_cap: Vec<usize>,
+}
+
+/// The caps of `span` (one range, without the current cap when it drops the
+/// candidate): the nearest to the current cap, which lies on one side of them.
+fn nearest_cap_inside(tables: &Tables, span: Span) -> Option<usize> {
+    let (first, last) = (
+        span.first as usize,
+        (span.last as usize).min(tables.saturating_cap()),
+    );
+    if first > last {
+        return None;
+    }
+    let current = tables.cap.clamp(1, tables.saturating_cap());
+    match current {
+        c if c < first => Some(first),
+        c if c > last => Some(last),
+        // The current cap accepts it: not asked.
+        _ => None,
+    }
+}
+
+/// The nearest caps (one, or two at the same distance, the lower first) outside
+/// `span`, which holds the current cap.
+fn nearest_caps_outside(tables: &Tables, span: Span) -> impl Iterator<Item = usize> {
+    let m = tables.saturating_cap();
+    let last = (span.last as usize).min(m);
+    let below = (span.first as usize).checked_sub(1).filter(|&c| c >= 1);
+    let above = Some(last + 1).filter(|&c| c <= m);
+    let from = tables.cap;
+    let (below, above) = match (below, above) {
+        (Some(b), Some(a)) => match from.abs_diff(b).cmp(&from.abs_diff(a)) {
+            std::cmp::Ordering::Less => (Some(b), None),
+            std::cmp::Ordering::Greater => (None, Some(a)),
+            std::cmp::Ordering::Equal => (Some(b), Some(a)),
+        },
+        other => other,
+    };
+    below.into_iter().chain(above)
 }
 
 #[cfg(test)]

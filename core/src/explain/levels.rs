@@ -9,6 +9,7 @@ use crate::config::{Config, HybridQuality, SettingKey, Settings};
 use crate::input::Hot;
 use crate::label::CanonicalLabel;
 use crate::outcome::{outcome, Level, Outcome};
+use crate::pipeline::Status;
 use crate::quality::QualityBasis;
 use crate::trace_analysis::{quality_of, reanalyze_outcome, TraceAnalysis};
 
@@ -156,7 +157,7 @@ impl Levels<'_> {
             .hot()
             .iter()
             .enumerate()
-            .filter(move |(j, _)| tables.accepts(*j, tables.cap, tables.return_n))
+            .filter(move |(j, _)| tables.status.get(*j) == Some(&Status::Accepted))
             .map(move |(j, h)| (h, tables.quality.get(j).copied().unwrap_or(0.0)))
     }
 

@@ -19,6 +19,14 @@
 //!
 //! Nothing here is monotone in the cap: a larger cap can push a candidate past `returnN`
 //! (its document's extra blocks take the places), which is why every cap is decided.
+//!
+//! Most of it is read off the walk's occurrences without a row per cap. A candidate at
+//! occurrence `o` is accepted under cap `c` and `returnN = R` exactly when `o < c` and
+//! fewer than `R` earlier blocks have an occurrence below `c`: the second holds up to
+//! the `R`-th smallest occurrence before it, so the caps that accept it are one range
+//! (its [`Span`]). Where a walk under `c` first differs from one under the current cap
+//! is where an occurrence of the smaller of the two is first reached. Rows per cap are
+//! tabled only for the best qualities, when the qualities rise somewhere along the walk.
 
 use crate::pipeline::{never_accepted, Status};
 use crate::trace_analysis::{quality_of, TraceAnalysis};
@@ -32,9 +40,6 @@ pub(crate) struct Tables {
     positions: usize,
     /// The cap from which on every cap decides the same (at least 1).
     saturating_cap: usize,
-    /// `accepted[(cap - 1) * positions + j]`: the 1-based position among the accepted of
-    /// candidate `j` under `cap` and no `returnN` limit; 0 when it is not accepted.
-    accepted: Vec<u32>,
     /// `best[(cap - 1) * positions + k]`: the best quality among the first `k + 1` accepted
     /// under `cap`. Empty when the qualities only fall along the walk (see `first_top`).
     best: Vec<f64>,
@@ -55,16 +60,30 @@ pub(crate) struct Tables {
     /// The caps that decide differently from the current one, as `(distance, cap)`,
     /// nearest first (see [`Tables::other_caps`]).
     caps: Vec<(usize, usize)>,
-    /// Per entry of `caps`, where its row starts in `accepted`.
-    cap_rows: Vec<usize>,
     /// `common[cap - 1]`: how many accepted blocks the walks under `cap` and under the
     /// current cap (both with no `returnN` limit) share before they first differ.
     common: Vec<usize>,
-    /// Scratch of [`Tables::fill`]: blocks per document with no cap, and per candidate
-    /// in processing order how many of its document's blocks that walk accepted before
-    /// it (`usize::MAX`: not accepted).
-    per_doc_count: Vec<usize>,
+    /// Per candidate in processing order, under the current `returnN`.
+    spans: Vec<Span>,
+    /// Per candidate in processing order, how many of its document's blocks the walk
+    /// with no limits accepted before it (`usize::MAX`: not accepted).
     occurrence: Vec<usize>,
+    /// Scratch of [`Tables::fill`]: blocks per document with no cap; per occurrence, how
+    /// many blocks have it, and how many blocks the walk accepted before the first.
+    per_doc_count: Vec<usize>,
+    per_occurrence: Vec<usize>,
+    walked_before: Vec<usize>,
+}
+
+/// One candidate under the current `returnN`: the caps that accept it, `first ..=
+/// last` (none when `first > last`; `last` is `u32::MAX` when no cap is too large), and
+/// its position among the accepted under the current cap with no `returnN` limit (its
+/// least `returnN` there; 0 when that cap drops it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) first: u32,
+    pub(crate) last: u32,
+    pub(crate) at_current: u32,
 }
 
 impl Tables {
@@ -80,7 +99,6 @@ impl Tables {
     /// tables, so a trace allocates nothing here.
     pub(crate) fn fill(&mut self, t: &TraceAnalysis) {
         let (trace, config) = (&*t.trace, &t.config);
-        let n = trace.candidates().len();
         let positions = trace.hot().len();
         self.positions = positions;
         self.cap = config.max_chunks_per_document;
@@ -88,18 +106,76 @@ impl Tables {
         // The statuses under the configuration are the analysis's own decisions.
         self.status.clear();
         self.status.extend(t.statuses());
-        // No cap: each candidate the walk accepts (every one but those no setting
-        // accepts), with how many blocks of its document were accepted before it (its
-        // occurrence), hence the saturating cap. Only the blocks this walk accepts are
-        // accepted under any cap and `returnN`, so only their qualities are ever read.
+        self.walk(t);
+        let m = self.saturating_cap;
+        self.first_top = falling_first(&self.occurrence, &self.quality);
+        // Accepted under each cap with no returnN limit: the blocks of a lower occurrence.
+        self.totals.clear();
+        let mut total = 0usize;
+        for cap in 1..=m {
+            total += self.per_occurrence.get(cap - 1).copied().unwrap_or(0);
+            self.totals.push(total);
+        }
+        // Where the walks under `cap` and under the current cap first differ: at the
+        // first block whose occurrence is the smaller cap (no block of a document gets
+        // an occurrence before it has had every lower one).
+        let current = self.cap.clamp(1, m);
+        self.common.clear();
+        for cap in 1..=m {
+            let lower = cap.min(current);
+            let shared = match self.walked_before.get(lower) {
+                Some(&before) if cap != current => before,
+                _ => self.totals.get(lower - 1).copied().unwrap_or(0),
+            };
+            self.common.push(shared);
+        }
+        self.best.clear();
+        if self.first_top.is_none() {
+            self.table_best();
+        }
+        let from = self.cap;
+        self.caps.clear();
+        self.caps.extend(
+            (1..=m)
+                .filter(|&cap| cap != current)
+                .map(|cap| (cap.abs_diff(from), cap)),
+        );
+        self.caps.sort_unstable();
+    }
+
+    /// The walk with no limits: each candidate it accepts (every one but those no
+    /// setting accepts) with its occurrence and quality, and each candidate's span.
+    /// Only the blocks this walk accepts are accepted under any cap and `returnN`, so
+    /// only their qualities are ever read.
+    fn walk(&mut self, t: &TraceAnalysis) {
+        let (trace, config) = (&*t.trace, &t.config);
+        let n = trace.candidates().len();
         self.per_doc_count.clear();
         self.per_doc_count.resize(trace.doc_count(), 0);
+        self.per_occurrence.clear();
+        self.walked_before.clear();
         self.occurrence.clear();
         self.quality.clear();
+        self.spans.clear();
+        let return_n = self.return_n;
+        // Occurrences are below the saturating cap, so below the current cap exactly
+        // when below it clamped into `1 ..= saturating`.
+        let current = self.cap.max(1);
+        let mut walked = 0usize;
+        let mut at_current = 0u32;
+        // The `returnN`-th smallest occurrence among the blocks walked so far (`None`
+        // while fewer have been walked), and how many have an occurrence up to it.
+        let mut bound: Option<usize> = None;
+        let mut up_to_bound = 0usize;
         for h in trace.hot() {
             if never_accepted(h).is_some() {
                 self.occurrence.push(usize::MAX);
                 self.quality.push(0.0);
+                self.spans.push(Span {
+                    first: 1,
+                    last: 0,
+                    at_current: 0,
+                });
                 continue;
             }
             let at = match self.per_doc_count.get_mut(h.doc_slot) {
@@ -110,89 +186,86 @@ impl Tables {
                 // The walk holds nothing for a slot it has no room for.
                 None => 0,
             };
-            self.occurrence.push(at);
-            self.quality.push(quality_of(h, n, config).score);
-        }
-        self.saturating_cap = self.per_doc_count.iter().copied().max().unwrap_or(0).max(1);
-        let m = self.saturating_cap;
-        self.first_top = falling_first(&self.occurrence, &self.quality);
-        self.accepted.clear();
-        self.accepted.resize(m * positions, 0);
-        self.best.clear();
-        if self.first_top.is_none() {
-            self.best.resize(m * positions, 0.0);
-        }
-        self.totals.clear();
-        self.totals.resize(m, 0);
-        self.common.clear();
-        let current = self.cap.clamp(1, m);
-        // Every cap from the one walk with no limits (the module's third fact): under
-        // `cap`, the candidates accepted with an occurrence below it, in order.
-        for cap in 1..=m {
-            let row = (cap - 1) * positions;
-            let Some(accepted) = self.accepted.get_mut(row..row + positions) else {
-                self.common.push(0);
-                continue;
+            if at == self.per_occurrence.len() {
+                self.per_occurrence.push(0);
+                self.walked_before.push(walked);
+            }
+            // Under cap `c` it is accepted within `returnN` while fewer than `returnN`
+            // earlier blocks have an occurrence below `c`: up to the bound.
+            let last = match (return_n, bound) {
+                (0, _) => 0,
+                (_, Some(bound)) => u32::try_from(bound).unwrap_or(u32::MAX),
+                (_, None) => u32::MAX,
             };
-            let mut total = 0usize;
-            // The blocks this walk accepts before it first differs from the current
-            // cap's walk (see `common`).
-            let mut shared = 0usize;
-            let mut diverged = false;
-            // Each block is written whether this cap accepts it or not, by selects rather
-            // than a branch: the occurrences of a trace's blocks mix, so a branch on them
-            // is mispredicted often. A block left out writes 0 (as the row holds).
-            let mut count = |slot: &mut u32, at: usize| {
-                let inside = at < cap;
-                diverged |= inside != (at < current);
-                shared += usize::from(inside && !diverged);
-                total += usize::from(inside);
-                *slot = if inside { total as u32 } else { 0 };
-                (inside, total)
-            };
-            // The best qualities only when the top quality is not known without them:
-            // their chain of maxima is what bounds this loop's speed.
-            let best = match self.first_top {
-                Some(_) => None,
-                None => self.best.get_mut(row..row + positions),
-            };
-            match best {
-                None => {
-                    for (slot, &at) in accepted.iter_mut().zip(&self.occurrence) {
-                        count(slot, at);
-                    }
-                }
-                Some(best) => {
-                    // A block left out writes the best so far again, unchanged.
-                    let mut top = 0.0f64;
-                    for ((slot, &at), &q) in
-                        accepted.iter_mut().zip(&self.occurrence).zip(&self.quality)
-                    {
-                        let (inside, total) = count(slot, at);
-                        let raised = if total >= 2 { top.max(q) } else { q };
-                        top = if inside { raised } else { top };
-                        if let Some(b) = best.get_mut(total.wrapping_sub(1)) {
-                            *b = top;
+            if at < current {
+                at_current += 1;
+            }
+            self.spans.push(Span {
+                first: u32::try_from(at + 1).unwrap_or(u32::MAX),
+                last,
+                at_current: if at < current { at_current } else { 0 },
+            });
+            if let Some(count) = self.per_occurrence.get_mut(at) {
+                *count += 1;
+            }
+            walked += 1;
+            match bound {
+                None if return_n > 0 && walked >= return_n => {
+                    let mut up_to = 0usize;
+                    for (value, &count) in self.per_occurrence.iter().enumerate() {
+                        up_to += count;
+                        if up_to >= return_n {
+                            bound = Some(value);
+                            up_to_bound = up_to;
+                            break;
                         }
                     }
                 }
+                Some(mut value) if at <= value => {
+                    // One more at or below the bound: it falls while the value below
+                    // it still has `returnN` at or below it.
+                    up_to_bound += 1;
+                    while value > 0 {
+                        let here = self.per_occurrence.get(value).copied().unwrap_or(0);
+                        if up_to_bound - here < return_n {
+                            break;
+                        }
+                        up_to_bound -= here;
+                        value -= 1;
+                    }
+                    bound = Some(value);
+                }
+                _ => {}
             }
-            if let Some(slot) = self.totals.get_mut(cap - 1) {
-                *slot = total;
-            }
-            self.common.push(shared);
+            self.occurrence.push(at);
+            self.quality.push(quality_of(h, n, config).score);
         }
-        let from = self.cap;
-        self.caps.clear();
-        self.caps.extend(
-            (1..=m)
-                .filter(|&cap| cap != current)
-                .map(|cap| (cap.abs_diff(from), cap)),
-        );
-        self.caps.sort_unstable();
-        self.cap_rows.clear();
-        self.cap_rows
-            .extend(self.caps.iter().map(|&(_, cap)| (cap - 1) * positions));
+        self.saturating_cap = self.per_occurrence.len().max(1);
+    }
+
+    /// The best qualities per cap, from the walk with no limits (the module's third
+    /// fact): under `cap`, the candidates accepted with an occurrence below it, in order.
+    fn table_best(&mut self) {
+        let (m, positions) = (self.saturating_cap, self.positions);
+        self.best.resize(m * positions, 0.0);
+        for cap in 1..=m {
+            let row = (cap - 1) * positions;
+            let Some(best) = self.best.get_mut(row..row + positions) else {
+                continue;
+            };
+            // A block left out writes the best so far again, unchanged.
+            let mut top = 0.0f64;
+            let mut total = 0usize;
+            for (&at, &q) in self.occurrence.iter().zip(&self.quality) {
+                let inside = at < cap;
+                total += usize::from(inside);
+                let raised = if total >= 2 { top.max(q) } else { q };
+                top = if inside { raised } else { top };
+                if let Some(b) = best.get_mut(total.wrapping_sub(1)) {
+                    *b = top;
+                }
+            }
+        }
     }
 
     fn row(&self, cap: usize) -> usize {
@@ -205,18 +278,75 @@ impl Tables {
     }
 
     /// The cap from which on every cap decides as no cap does.
-    #[cfg(test)]
     pub(crate) fn saturating_cap(&self) -> usize {
         self.saturating_cap
     }
 
     /// Candidate `j`'s position among the accepted under `cap` with no `returnN` limit:
     /// the least `returnN` that accepts it under `cap`; `None` when no `returnN` does.
+    /// Counted along the walk: for one candidate at a time, not for a whole list (see
+    /// [`Tables::accepted_under`]).
     pub(crate) fn least_return_n(&self, j: usize, cap: usize) -> Option<usize> {
-        match self.accepted.get(self.row(cap) + j).copied() {
-            None | Some(0) => None,
-            Some(at) => Some(at as usize),
-        }
+        let cap = cap.clamp(1, self.saturating_cap);
+        let (before, at) = (self.occurrence.get(..j)?, *self.occurrence.get(j)?);
+        (at < cap).then(|| 1 + before.iter().filter(|&&o| o < cap).count())
+    }
+
+    /// Candidate `j`'s occurrence in the walk with no limits (`None`: no setting
+    /// accepts it).
+    pub(crate) fn occurrence(&self, j: usize) -> Option<usize> {
+        self.occurrence
+            .get(j)
+            .copied()
+            .filter(|&at| at != usize::MAX)
+    }
+
+    /// [`Tables::least_return_n`] of candidate `j` under every cap at once, into
+    /// `by_cap[cap - 1]` (0 where it is not accepted), for `1 ..= saturating`.
+    /// `earlier[o]`: how many blocks before `j` the walk accepted at occurrence `o` (a
+    /// walk over the candidates keeps it as it goes).
+    pub(crate) fn least_return_n_by_cap(
+        &self,
+        j: usize,
+        earlier: &[usize],
+        by_cap: &mut Vec<usize>,
+    ) {
+        by_cap.clear();
+        let Some(at) = self.occurrence(j) else {
+            by_cap.resize(self.saturating_cap, 0);
+            return;
+        };
+        // Under cap `c`: the earlier blocks below it, and then this one.
+        let mut below = 0usize;
+        by_cap.extend((0..self.saturating_cap).map(|occurrence| {
+            below += earlier.get(occurrence).copied().unwrap_or(0);
+            if at <= occurrence {
+                1 + below
+            } else {
+                0
+            }
+        }));
+    }
+
+    /// The positions, in processing order, of the candidates accepted under `cap` and
+    /// `return_n`.
+    pub(crate) fn accepted_under(
+        &self,
+        cap: usize,
+        return_n: usize,
+    ) -> impl Iterator<Item = usize> + Clone + '_ {
+        let cap = cap.clamp(1, self.saturating_cap);
+        self.occurrence
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &at)| at < cap)
+            .map(|(j, _)| j)
+            .take(return_n)
+    }
+
+    /// Candidate `j`'s span under the current `returnN` (see [`Span`]).
+    pub(crate) fn span(&self, j: usize) -> Option<Span> {
+        self.spans.get(j).copied()
     }
 
     /// Whether candidate `j` is accepted under `cap` and `return_n`.
@@ -279,25 +409,6 @@ impl Tables {
         holds: impl Fn(usize) -> bool + 'a,
     ) -> impl Iterator<Item = usize> + 'a {
         self.nearest_where(move |k| self.caps.get(k).is_some_and(|&(_, cap)| holds(cap)))
-    }
-
-    /// [`Tables::nearest_caps`] under which candidate `j` is accepted with `return_n`
-    /// (`accepted`) or is not (`!accepted`): what each candidate asks, read straight
-    /// off the rows.
-    pub(crate) fn nearest_caps_where(
-        &self,
-        j: usize,
-        return_n: usize,
-        accepted: bool,
-    ) -> impl Iterator<Item = usize> + '_ {
-        self.nearest_where(move |k| {
-            let at = self
-                .cap_rows
-                .get(k)
-                .and_then(|&row| self.accepted.get(row + j))
-                .map_or(0, |&at| at as usize);
-            (at != 0 && at <= return_n) == accepted
-        })
     }
 
     /// The nearest caps (one, or two at the same distance) whose place `k` in `caps`
@@ -398,19 +509,12 @@ mod tests {
             .collect();
         assert_eq!(both, [1, 3]);
         assert!(tables.extends_current(2, 4) && !tables.extends_current(2, 2));
-        // What each candidate asks, against the general search.
-        for j in 0..tables.positions() {
-            for return_n in 1..=5 {
-                for accepted in [true, false] {
-                    let general: Vec<usize> = tables
-                        .nearest_caps(|cap| tables.accepts(j, cap, return_n) == accepted)
-                        .collect();
-                    let read: Vec<usize> =
-                        tables.nearest_caps_where(j, return_n, accepted).collect();
-                    assert_eq!(read, general, "{j} {return_n} {accepted}");
-                }
-            }
-        }
+        // Each candidate's span under returnN 3: the caps that accept it, as one range.
+        let spans: Vec<(u32, u32, u32)> = (0..tables.positions())
+            .filter_map(|j| tables.span(j))
+            .map(|s| (s.first, s.last.min(3), s.at_current))
+            .collect();
+        assert_eq!(spans, [(1, 3, 1), (2, 3, 2), (3, 3, 0), (1, 2, 3)]);
         assert_eq!(tables.top_quality(2, 3), Some(0.9));
         assert!(tables.same_list(2, 3));
         assert!(!tables.same_list(3, 3));
@@ -489,6 +593,32 @@ mod tests {
                         });
                         assert_eq!(tables.top_quality(cap, return_n), top);
                     }
+                }
+                // Each candidate's span is the range of caps that accept it under the
+                // current returnN, and its least returnN under the current cap.
+                let m = tables.saturating_cap();
+                for j in 0..tables.positions() {
+                    let Some(span) = tables.span(j) else {
+                        panic!("a span per candidate");
+                    };
+                    for cap in 1..=m {
+                        let inside = span.first as usize <= cap && cap <= span.last as usize;
+                        assert_eq!(inside, tables.accepts(j, cap, t.config.return_n));
+                    }
+                    let at = tables.least_return_n(j, t.config.max_chunks_per_document);
+                    assert_eq!(span.at_current as usize, at.unwrap_or(0));
+                    let mut earlier = vec![0; m];
+                    for k in 0..j {
+                        if let Some(slot) = tables.occurrence(k).and_then(|o| earlier.get_mut(o)) {
+                            *slot += 1;
+                        }
+                    }
+                    let mut by_cap = Vec::new();
+                    tables.least_return_n_by_cap(j, &earlier, &mut by_cap);
+                    let each: Vec<usize> = (1..=m)
+                        .map(|cap| tables.least_return_n(j, cap).unwrap_or(0))
+                        .collect();
+                    assert_eq!(by_cap, each);
                 }
                 for (j, &(status, quality)) in plain.iter().enumerate() {
                     assert_eq!(tables.status.get(j), Some(&status));
