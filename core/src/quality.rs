@@ -65,6 +65,9 @@ pub(crate) fn rank_quality(rank: u64, n: u64) -> f64 {
 /// The quality of one candidate with its explanation.
 ///
 /// `rank` is the effective `originalRank`, `n` the number of candidates in the trace.
+/// Inline: most callers read the score alone, and the basis they drop is then never
+/// written.
+#[inline]
 pub(crate) fn quality(
     label: Option<CanonicalLabel>,
     score: Option<f64>,

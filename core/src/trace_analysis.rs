@@ -604,6 +604,7 @@ pub(crate) struct Scratch {
 }
 
 /// A candidate's quality from its hot entry; `n` is the trace's candidate count.
+#[inline]
 pub(crate) fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
     match h.rank() {
         Some(rank) => quality(h.label, h.score(), rank, n, config, h.dense_distance()),
