@@ -482,10 +482,38 @@ fn keep_row_focus(
     });
 }
 
+/// What a row shows of the current analysis: all a knob move can change in it.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct RowValues {
+    level: &'static str,
+    differs: bool,
+    top_quality: String,
+    accepted: usize,
+    gates: &'static str,
+}
+
+impl RowValues {
+    fn of(t: &TraceAnalysis) -> RowValues {
+        let gates = match (t.low_quality, t.retry_unfiltered) {
+            (true, true) => "lowQuality retry",
+            (true, false) => "lowQuality",
+            (false, true) => "retry",
+            (false, false) => "",
+        };
+        RowValues {
+            level: t.relevance_level.as_str(),
+            differs: t.level_differs,
+            top_quality: format::optional_number(t.top_quality),
+            accepted: t.stages.accepted,
+            gates,
+        }
+    }
+}
+
 /// One row. `t` gives what knob changes leave alone (position, name, mode, the
 /// recorded level, the candidate count); the recomputed values are read from the
-/// current analysis by the cells themselves, so a knob change updates text and
-/// classes in place instead of rebuilding the row.
+/// current analysis by the row's memo, so a knob change updates text and classes in
+/// place instead of rebuilding the row, and only in the rows whose values it changed.
 fn trace_row(
     state: AppState,
     t: &TraceAnalysis,
@@ -495,45 +523,26 @@ fn trace_row(
 ) -> AnyView {
     // The current analysis is the one `t` came from or a recomputation of the same
     // batch (same traces, same order), so `index` stays valid; a new batch rebuilds the rows.
-    let current = move |f: fn(&TraceAnalysis) -> bool| {
-        state
-            .analysis
-            .with(|a| a.as_ref().and_then(|a| a.traces.get(index)).is_some_and(f))
-    };
-    let field = move |f: fn(&TraceAnalysis) -> String| {
+    // One subscriber of the analysis per row, not one per cell: a source's subscribers
+    // are removed one at a time by shifting the rest, so hundreds of cells re-subscribing
+    // on each knob move cost time that grew with their square.
+    let values = Memo::new(move |_| {
         state.analysis.with(|a| {
             a.as_ref()
                 .and_then(|a| a.traces.get(index))
-                .map(f)
+                .map(RowValues::of)
                 .unwrap_or_default()
         })
-    };
-    let level = move || -> &'static str {
-        state.analysis.with(|a| {
-            a.as_ref()
-                .and_then(|a| a.traces.get(index))
-                .map_or("", |t| t.relevance_level.as_str())
-        })
-    };
-    let differs = move || current(|t| t.level_differs);
+    });
+    let level = move || values.with(|v| v.level);
+    let differs = move || values.with(|v| v.differs);
     let recorded = t
         .trace
         .recorded_relevance_level
         .as_deref()
         .map(str::to_owned);
     let open = move |_| state.view.set(View::Trace(index));
-    let gates = move || {
-        field(|t| {
-            [
-                t.low_quality.then_some("lowQuality"),
-                t.retry_unfiltered.then_some("retry"),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(" ")
-        })
-    };
+    let gates = move || values.with(|v| v.gates);
     let base_cell = baseline.map(|b| {
         let then = b.relevance_level.as_str();
         view! {
@@ -566,9 +575,9 @@ fn trace_row(
                 {move || differs().then(|| view! { <span class="flag" title="differs from recorded">"≠"</span> })}
             </div>
             <div role="cell" class="tcell num">
-                {move || field(|t| format::optional_number(t.top_quality))}
+                {move || values.with(|v| v.top_quality.clone())}
             </div>
-            <div role="cell" class="tcell num">{move || field(|t| t.stages.accepted.to_string())}</div>
+            <div role="cell" class="tcell num">{move || values.with(|v| v.accepted.to_string())}</div>
             <div role="cell" class="tcell num">{t.stages.candidates}</div>
             <div role="cell" class="tcell gates">{gates}</div>
             {base_cell}
