@@ -11,7 +11,7 @@
 //! most of the time). A candidate reads as a [`CandidateExplanation`] view, and the
 //! list serialises as a list of those views.
 
-use super::tables::{Span, Tables};
+use super::tables::Tables;
 use super::trace::least_pairs;
 use super::{SetIfList, Work};
 use crate::input::Trace;
@@ -240,7 +240,7 @@ pub(crate) fn candidates(
         reason_of: Vec::new(),
         entries: Vec::with_capacity(t.trace.hot().len()),
     };
-    let scratch = &mut work.by_cap;
+    let scratch = &mut work.caps;
     scratch.earlier.clear();
     scratch.earlier.resize(tables.saturating_cap(), 0);
     // The previous candidate's occurrence, counted in `earlier` when the next one comes.
@@ -315,7 +315,7 @@ fn changes_of(
     status: Status,
     tables: &Tables,
     changes: &mut SetIfList,
-    scratch: &mut ByCap,
+    scratch: &mut CapScratch,
 ) -> Reason {
     let Some(span) = tables.span(j) else {
         return Reason::Fixed("no setting accepts it");
@@ -324,7 +324,7 @@ fn changes_of(
         if span.at_current >= 2 {
             changes.push_return_n(span.at_current as usize - 1);
         }
-        for c in nearest_caps_outside(tables, span) {
+        for c in tables.nearest_caps_outside(span) {
             changes.push_max_chunks(c);
         }
         return if changes.is_empty() {
@@ -336,7 +336,7 @@ fn changes_of(
     if span.at_current > 0 {
         changes.push_return_n(span.at_current as usize);
     }
-    if let Some(c) = nearest_cap_inside(tables, span) {
+    if let Some(c) = tables.nearest_cap_inside(span) {
         changes.push_max_chunks(c);
     }
     if changes.is_empty() {
@@ -357,47 +357,9 @@ fn changes_of(
 /// Scratch space of a trace's candidates: per occurrence, the blocks walked so far;
 /// per cap, a candidate's least `returnN`.
 #[derive(Debug, Default)]
-pub(crate) struct ByCap {
+pub(crate) struct CapScratch {
     earlier: Vec<usize>,
     by_cap: Vec<usize>,
-}
-
-/// The caps of `span` (one range, without the current cap when it drops the
-/// candidate): the nearest to the current cap, which lies on one side of them.
-fn nearest_cap_inside(tables: &Tables, span: Span) -> Option<usize> {
-    let (first, last) = (
-        span.first as usize,
-        (span.last as usize).min(tables.saturating_cap()),
-    );
-    if first > last {
-        return None;
-    }
-    let current = tables.cap.clamp(1, tables.saturating_cap());
-    match current {
-        c if c < first => Some(first),
-        c if c > last => Some(last),
-        // The current cap accepts it: not asked.
-        _ => None,
-    }
-}
-
-/// The nearest caps (one, or two at the same distance, the lower first) outside
-/// `span`, which holds the current cap.
-fn nearest_caps_outside(tables: &Tables, span: Span) -> impl Iterator<Item = usize> {
-    let m = tables.saturating_cap();
-    let last = (span.last as usize).min(m);
-    let below = (span.first as usize).checked_sub(1).filter(|&c| c >= 1);
-    let above = Some(last + 1).filter(|&c| c <= m);
-    let from = tables.cap;
-    let (below, above) = match (below, above) {
-        (Some(b), Some(a)) => match from.abs_diff(b).cmp(&from.abs_diff(a)) {
-            std::cmp::Ordering::Less => (Some(b), None),
-            std::cmp::Ordering::Greater => (None, Some(a)),
-            std::cmp::Ordering::Equal => (Some(b), Some(a)),
-        },
-        other => other,
-    };
-    below.into_iter().chain(above)
 }
 
 #[cfg(test)]

@@ -273,7 +273,7 @@ pub(crate) struct Work {
     pub(crate) tables: tables::Tables,
     /// The accepted blocks' text joined, as a golden case's hit level reads it.
     pub(crate) joined: String,
-    /// A candidate's least `returnN` under each cap (see
+    /// The candidates' scratch for the caps (see
     /// [`tables::Tables::least_return_n_by_cap`]).
-    pub(crate) by_cap: candidates::ByCap,
+    pub(crate) caps: candidates::CapScratch,
 }

@@ -427,6 +427,44 @@ impl Tables {
             .filter_map(|k| self.caps.get(k).map(|&(_, cap)| cap))
     }
 
+    /// The caps of `span` (one range, without the current cap when it drops the
+    /// candidate): the nearest to the current cap, which lies on one side of them.
+    pub(crate) fn nearest_cap_inside(&self, span: Span) -> Option<usize> {
+        let (first, last) = (
+            span.first as usize,
+            (span.last as usize).min(self.saturating_cap()),
+        );
+        if first > last {
+            return None;
+        }
+        let current = self.cap.clamp(1, self.saturating_cap());
+        match current {
+            c if c < first => Some(first),
+            c if c > last => Some(last),
+            // The current cap accepts it: not asked.
+            _ => None,
+        }
+    }
+
+    /// The nearest caps (one, or two at the same distance, the lower first) outside
+    /// `span`, which holds the current cap.
+    pub(crate) fn nearest_caps_outside(&self, span: Span) -> impl Iterator<Item = usize> {
+        let m = self.saturating_cap();
+        let last = (span.last as usize).min(m);
+        let below = (span.first as usize).checked_sub(1).filter(|&c| c >= 1);
+        let above = Some(last + 1).filter(|&c| c <= m);
+        let from = self.cap;
+        let (below, above) = match (below, above) {
+            (Some(b), Some(a)) => match from.abs_diff(b).cmp(&from.abs_diff(a)) {
+                std::cmp::Ordering::Less => (Some(b), None),
+                std::cmp::Ordering::Greater => (None, Some(a)),
+                std::cmp::Ordering::Equal => (Some(b), Some(a)),
+            },
+            other => other,
+        };
+        below.into_iter().chain(above)
+    }
+
     /// Whether the list accepted under `cap` and `return_n` starts with the current one
     /// (the same cap and at least as many blocks): every hit found now is still found,
     /// and every text read now is still read in the same order.
@@ -607,6 +645,20 @@ mod tests {
                     }
                     let at = tables.least_return_n(j, t.config.max_chunks_per_document);
                     assert_eq!(span.at_current as usize, at.unwrap_or(0));
+                    // The span's nearest caps are the general search's over every cap.
+                    let return_n = t.config.return_n;
+                    let now = tables.accepts(j, tables.cap, return_n);
+                    let general: Vec<usize> = tables
+                        .nearest_caps(|cap| tables.accepts(j, cap, return_n) != now)
+                        .collect();
+                    let read: Vec<usize> = if now {
+                        tables.nearest_caps_outside(span).collect()
+                    } else {
+                        tables.nearest_cap_inside(span).into_iter().collect()
+                    };
+                    if tables.occurrence(j).is_some() {
+                        assert_eq!(read, general, "candidate {j}");
+                    }
                     let mut earlier = vec![0; m];
                     for k in 0..j {
                         if let Some(slot) = tables.occurrence(k).and_then(|o| earlier.get_mut(o)) {
