@@ -10,7 +10,7 @@ use crate::input::{Candidate, Hot, Rank, Trace};
 use crate::label::CanonicalLabel;
 use crate::outcome::{filters, outcome_of, Level};
 use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
-use crate::quality::{quality, Quality, QualityBasis};
+use crate::quality::{dense_quality, quality, Quality, QualityBasis};
 use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde::Serializer;
@@ -56,6 +56,8 @@ pub struct TraceAnalysis {
     options_diagnostic: Option<Box<Diagnostic>>,
     /// Some quality was computed from a distance (see [`Qualities`]).
     quality_reads_distance: bool,
+    /// The top quality as a function of `maxL2Distance` (see [`TopParts`]).
+    top_parts: TopParts,
     /// One entry per candidate in section 3.3 order, invalid ones last. Shared with
     /// the analyses made from this one by a change that left the blocks' decisions as
     /// they were (a quality or a threshold), so sharing it means the same blocks. The
@@ -621,10 +623,68 @@ pub(crate) fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
 struct Qualities {
     /// The best quality among the accepted blocks.
     top: Option<f64>,
+    /// The same best quality as a function of `maxL2Distance`.
+    top_parts: TopParts,
     /// See [`TraceAnalysis::low_quality_gate_inert`].
     gate_inert: bool,
     /// Some quality was computed from a distance, so `maxL2Distance` changes it.
     reads_distance: bool,
+}
+
+/// The accepted blocks' best quality in two parts, so that a change of
+/// `maxL2Distance` alone gives the new best without reading a block again (in a large
+/// batch, reading each trace's blocks was most of such a move): the best of the
+/// qualities that read no distance, and the least distance read. Every quality read
+/// from a distance is [`dense_quality`] of it (`maxRankDense` the larger of that and a
+/// rank's quality), which never rises as the distance grows, so the least distance
+/// gives the best of them under any `maxL2Distance`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TopParts {
+    /// `-inf` while no accepted block has a quality that reads no distance.
+    without_distance: f64,
+    /// `+inf` while no accepted block's quality reads a distance.
+    least_distance: f64,
+}
+
+impl Default for TopParts {
+    fn default() -> Self {
+        TopParts {
+            without_distance: f64::NEG_INFINITY,
+            least_distance: f64::INFINITY,
+        }
+    }
+}
+
+impl TopParts {
+    /// An accepted block's quality.
+    fn add(&mut self, q: &Quality) {
+        match q.basis {
+            QualityBasis::Dense { d, .. } | QualityBasis::DenseDistance { d, .. } => {
+                self.least_distance = self.least_distance.min(d);
+            }
+            QualityBasis::MaxRankDense { d, rank_q, .. } => {
+                self.least_distance = self.least_distance.min(d);
+                self.without_distance = self.without_distance.max(rank_q);
+            }
+            QualityBasis::NoScore
+            | QualityBasis::Rank { .. }
+            | QualityBasis::UnknownLabel
+            | QualityBasis::InvalidRank => {
+                self.without_distance = self.without_distance.max(q.score);
+            }
+        }
+    }
+
+    /// The best quality under `max_l2_distance`; `None` with no accepted block.
+    fn top(&self, max_l2_distance: f64) -> Option<f64> {
+        let read = (self.least_distance != f64::INFINITY)
+            .then(|| dense_quality(self.least_distance, max_l2_distance));
+        match (self.without_distance != f64::NEG_INFINITY, read) {
+            (true, Some(read)) => Some(self.without_distance.max(read)),
+            (true, None) => Some(self.without_distance),
+            (false, read) => read,
+        }
+    }
 }
 
 impl Qualities {
@@ -642,6 +702,7 @@ impl Qualities {
         );
         if status == Status::Accepted {
             self.raise_top(q.score);
+            self.top_parts.add(q);
             if config.hybrid_quality == HybridQuality::Rank
                 && matches!(q.basis, QualityBasis::Rank { r: 1, .. })
             {
@@ -690,32 +751,45 @@ fn decide(
 /// `hybridQuality`): what the qualities of the blocks of `decided` decide. `kept`: the
 /// qualities before a change of `maxL2Distance` alone, which moves scores but not what
 /// they are computed from (labels, ranks and `hybridQuality` decide that), so only the
-/// accepted blocks' qualities are needed again, for the top.
+/// top is new, and its parts give it.
 fn requalify(
     trace: &Trace,
     config: &Config,
     decided: &[Decided],
     kept: Option<Qualities>,
 ) -> Qualities {
-    let n = trace.candidates().len();
-    // `decided` was filled in the order of these very entries, one per entry.
-    let entries = decided.iter().zip(trace.hot());
     match kept {
-        Some(kept) => {
-            let mut qualities = Qualities { top: None, ..kept };
-            for (_, h) in entries.filter(|(d, _)| d.status == Status::Accepted) {
-                qualities.raise_top(quality_of(h, n, config).score);
-            }
-            qualities
-        }
+        Some(kept) => Qualities {
+            top: kept.top_parts.top(config.max_l2_distance),
+            ..kept
+        },
         None => {
+            let n = trace.candidates().len();
             let mut qualities = Qualities::default();
-            for (d, h) in entries {
+            // `decided` was filled in the order of these very entries, one per entry.
+            for (d, h) in decided.iter().zip(trace.hot()) {
                 qualities.add(&quality_of(h, n, config), d.status, config);
             }
             qualities
         }
     }
+}
+
+/// The best quality of the accepted blocks of `decided` under `config`, each computed
+/// again: what a change of `hybridQuality` gives the top (it changes what a quality is
+/// computed from, so the parts kept do not give it).
+fn accepted_top(trace: &Trace, config: &Config, decided: &[Decided]) -> Option<f64> {
+    let n = trace.candidates().len();
+    let mut qualities = Qualities::default();
+    // `decided` was filled in the order of these very entries, one per entry.
+    for (_, h) in decided
+        .iter()
+        .zip(trace.hot())
+        .filter(|(d, _)| d.status == Status::Accepted)
+    {
+        qualities.raise_top(quality_of(h, n, config).score);
+    }
+    qualities.top
 }
 
 /// The recorded evidence against the accepted blocks, for a LookupResult that has it.
@@ -808,6 +882,7 @@ fn finish(
         used_trace_options,
         options_diagnostic,
         quality_reads_distance: qualities.reads_distance,
+        top_parts: qualities.top_parts,
         decided,
         facts,
     }
@@ -893,5 +968,63 @@ mod tests {
         }
         let absent = facts(None);
         assert!(Level::ALL.into_iter().all(|l| !absent.level_differs(l)));
+    }
+
+    /// The top kept in parts is, under any `maxL2Distance`, the best quality of the
+    /// accepted blocks each computed again: over every basis a quality has (dense and
+    /// hybrid, with and without a dense distance, negative and non-finite distances,
+    /// unknown labels, invalid ranks) and every `hybridQuality`.
+    #[test]
+    fn the_top_in_parts_is_the_best_quality_computed_again() {
+        let text = r#"[
+ {"mode":"dense","candidates":[
+   {"evidenceKey":"a#1","docId":"a","originalRank":1,"score":-0.2,"scoreLabel":"dense"},
+   {"evidenceKey":"b#1","docId":"b","originalRank":2,"score":0.7,"scoreLabel":"dense"},
+   {"evidenceKey":"c#1","docId":"c","originalRank":3,"score":null,"scoreLabel":"dense"}]},
+ {"mode":"hybrid","candidates":[
+   {"evidenceKey":"a#1","docId":"a","originalRank":3,"score":0.01,"scoreLabel":"hybrid","denseDistance":0.15},
+   {"evidenceKey":"b#1","docId":"b","originalRank":1,"score":0.02,"scoreLabel":"hybrid","denseDistance":1.4},
+   {"evidenceKey":"c#1","docId":"c","originalRank":2,"score":0.015,"scoreLabel":"hybrid"},
+   {"evidenceKey":"d#1","docId":"d","originalRank":4,"score":0.3,"scoreLabel":"dense"},
+   {"evidenceKey":"e#1","docId":"e","originalRank":5,"score":0.1,"scoreLabel":"mystery"},
+   {"evidenceKey":"f#1","docId":"f","originalRank":"x","score":0.1,"scoreLabel":"dense"}]},
+ {"mode":"hybrid","candidates":[
+   {"evidenceKey":"a#1","docId":"a","originalRank":2,"score":0.01,"scoreLabel":"hybrid","denseDistance":0.05}]},
+ {"mode":"dense","candidates":[]}
+]"#;
+        let batch = crate::input::parse_document("t", text);
+        let mut generated =
+            crate::input::parse_document("g", &crate::sample::generate_batch(40, 12, 9));
+        let mut traces = batch.traces;
+        traces.append(&mut generated.traces);
+        let mut scratch = Scratch::default();
+        let mut compared = 0;
+        for hybrid_quality in HybridQuality::ALL {
+            for return_n in [1, 2, 5] {
+                let config = Config {
+                    hybrid_quality,
+                    return_n,
+                    ..Config::default()
+                };
+                for trace in &traces {
+                    let (decided, _, qualities) = decide(trace, &config, &mut scratch);
+                    for m in [0.01, 0.1, 0.15, 0.3, 0.7, 1.0, 1.4, 2.5, 1e9] {
+                        let moved = Config {
+                            max_l2_distance: m,
+                            ..config
+                        };
+                        let again = accepted_top(trace, &moved, &decided);
+                        let parts = qualities.top_parts.top(m);
+                        assert_eq!(
+                            parts.map(f64::to_bits),
+                            again.map(f64::to_bits),
+                            "{hybrid_quality:?} returnN {return_n} maxL2Distance {m}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000);
     }
 }

@@ -8,7 +8,8 @@
 //! [`analyze_trace`](super::analyze_trace) would give.
 
 use super::{
-    decide, finish, requalify, trace_config, Decisions, Qualities, Scratch, TraceAnalysis,
+    accepted_top, decide, finish, requalify, trace_config, Decisions, Qualities, Scratch,
+    TraceAnalysis,
 };
 use crate::config::{Config, Settings};
 use crate::outcome::{outcome_of, Outcome};
@@ -54,6 +55,7 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
 fn qualities_of(previous: &TraceAnalysis) -> Qualities {
     Qualities {
         top: previous.top_quality,
+        top_parts: previous.top_parts,
         gate_inert: previous.low_quality_gate_inert,
         reads_distance: previous.quality_reads_distance,
     }
@@ -109,10 +111,9 @@ pub(crate) fn reanalyze_outcome(
     let top = match first_stale(&previous.config, &config, previous.quality_reads_distance) {
         Stage::Decide => decide(trace, &config, scratch).2.top,
         // The top is the best quality of the blocks accepted, which the decisions kept
-        // name: requalifying with the qualities kept computes just those, and the
-        // fields it keeps unchanged (whether the gate is inert, whether a quality reads
-        // a distance) are not read by the outcome.
-        Stage::Qualify => {
+        // name; the rest of the quality stage (whether the gate is inert, whether a
+        // quality reads a distance) is not read by the outcome.
+        Stage::Qualify if previous.config.hybrid_quality == config.hybrid_quality => {
             requalify(
                 trace,
                 &config,
@@ -121,6 +122,7 @@ pub(crate) fn reanalyze_outcome(
             )
             .top
         }
+        Stage::Qualify => accepted_top(trace, &config, &previous.decided),
         Stage::Level => previous.top_quality,
     };
     outcome_of(top, &config, previous.facts.filtered)
