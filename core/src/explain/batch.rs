@@ -6,7 +6,7 @@ use super::change::Change;
 use super::tables::Tables;
 use super::{ChangeImpact, ExplainSummary};
 use crate::config::{SettingKey, Settings};
-use crate::golden::GoldenLevel;
+use crate::golden::{GoldenLevel, HitScratch};
 use crate::outcome::{outcome, Level};
 use crate::trace_analysis::TraceAnalysis;
 use std::collections::BTreeMap;
@@ -132,7 +132,7 @@ impl<'a> Summariser<'a> {
         i: usize,
         t: &TraceAnalysis,
         table: &Tables,
-        joined: &mut String,
+        hit_scratch: &mut HitScratch,
     ) {
         let cases = self.cases;
         let linked = self.cases_of.get(i).map(Vec::as_slice).unwrap_or_default();
@@ -188,7 +188,7 @@ impl<'a> Summariser<'a> {
                             .accepted_under(cap, return_n)
                             .filter_map(|j| hot.get(j))
                             .filter_map(|h| candidates.get(h.index));
-                        let (level, doc_hit) = probe.hit(accepted, joined);
+                        let (level, doc_hit) = probe.hit(accepted, hit_scratch);
                         hits.push((at, key, level, doc_hit));
                         (level, doc_hit)
                     });

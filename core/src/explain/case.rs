@@ -124,7 +124,7 @@ fn explain_linked(
     work: &mut Work,
     expected_positions: &mut Vec<usize>,
 ) -> CaseExplanation {
-    let (level, doc_hit) = probe.hit(t.accepted_candidates(), &mut work.joined);
+    let (level, doc_hit) = probe.hit(t.accepted_candidates(), &mut work.hits);
     let mut explained = CaseExplanation {
         case_id: case.case_id.clone(),
         trace_index: Some(index),
@@ -187,7 +187,7 @@ fn explain_linked(
             continue;
         };
         let after = reanalyze_trace(t, &settings, &changed_global, &mut work.scratch);
-        let (level, doc_hit) = probe.hit(after.accepted_candidates(), &mut work.joined);
+        let (level, doc_hit) = probe.hit(after.accepted_candidates(), &mut work.hits);
         if doc_hit {
             if explained.candidate_index.is_none() {
                 let accepted = after.accepted_indices().collect::<Vec<_>>();

@@ -237,7 +237,7 @@ fn explain_batch(
             let shared = traces.is_some().then(|| Arc::clone(&t.trace));
             tables.fill(t);
             if let Some(summariser) = &mut summariser {
-                summariser.add_trace(index, t, &tables, &mut work.joined);
+                summariser.add_trace(index, t, &tables, &mut work.hits);
             }
             if let (Some(traces), Some(shared)) = (traces.as_deref_mut(), shared) {
                 traces.push(trace::explain_with(
@@ -271,8 +271,8 @@ pub(crate) struct Work {
     pub(crate) duplicate_reasons: crate::fast_hash::FastMap<u64, Arc<str>>,
     /// One trace's tables at a time (see [`tables::Tables::fill`]).
     pub(crate) tables: tables::Tables,
-    /// The accepted blocks' text joined, as a golden case's hit level reads it.
-    pub(crate) joined: String,
+    /// What a golden case's hit level reads of the accepted blocks' text.
+    pub(crate) hits: crate::golden::HitScratch,
     /// The candidates' scratch for the caps (see
     /// [`tables::Tables::least_return_n_by_cap`]).
     pub(crate) caps: candidates::CapScratch,

@@ -333,15 +333,16 @@ impl HitProbe {
     }
 
     /// The hit level and `docHit` against the accepted `blocks` (in `acceptedRank`
-    /// order). `joined` is scratch space.
+    /// order).
     pub(crate) fn hit<'a>(
         &self,
         blocks: impl Iterator<Item = &'a Candidate> + Clone,
-        joined: &mut String,
+        scratch: &mut HitScratch,
     ) -> (GoldenLevel, bool) {
         let doc_hit = blocks
             .clone()
             .any(|b| self.expected_doc_ids.iter().any(|d| **d == *b.doc_id));
+        let joined = &mut scratch.joined;
         let breadcrumb_hit = !self.breadcrumbs.is_empty()
             && blocks
                 .clone()
@@ -351,27 +352,75 @@ impl HitProbe {
                     push_normalized(joined, crumb);
                     self.breadcrumbs.iter().any(|n| joined.contains(n.as_str()))
                 });
-        // The text as `evaluate_case` reads it: every field joined with single spaces,
-        // then normalised. A breadcrumb found is evidence enough, and without the
-        // document the level is weak either way: the coverage would change nothing, so
-        // the text (most of an evaluation's time) is not read.
-        let coverage = (!breadcrumb_hit && !self.keywords.is_empty()).then(|| {
-            joined.clear();
-            let fields = blocks.flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt]);
-            for field in fields.filter_map(|f| f.as_deref()) {
-                push_normalized(joined, field);
-            }
-            let found = self
-                .keywords
-                .iter()
-                .filter(|n| joined.contains(n.as_str()))
-                .count();
-            found as f64 / self.keywords.len() as f64
-        });
+        // A breadcrumb found is evidence enough, and without the document the level is
+        // weak either way: the coverage would change nothing, so the text (most of an
+        // evaluation's time) is not read.
+        let coverage = (!breadcrumb_hit && !self.keywords.is_empty())
+            .then(|| self.coverage(blocks, doc_hit, scratch));
         let no_evidence_expected = self.breadcrumbs.is_empty() && self.keywords.is_empty();
         let (level, _) = hit_level(doc_hit, breadcrumb_hit, coverage, no_evidence_expected);
         (level, doc_hit)
     }
+
+    /// The keywords' coverage of the text as `evaluate_case` reads it (every field of
+    /// the blocks joined with single spaces, then normalised), read only as far as the
+    /// level needs: with the document, until half the keywords are found (the level is
+    /// then strong whatever the rest holds); without it, until one is (weak). The text
+    /// is normalised a block at a time, and each keyword not yet found is looked for
+    /// where the new text could complete it.
+    fn coverage<'a>(
+        &self,
+        blocks: impl Iterator<Item = &'a Candidate>,
+        doc_hit: bool,
+        scratch: &mut HitScratch,
+    ) -> f64 {
+        let HitScratch { joined, found } = scratch;
+        let total = self.keywords.len();
+        let enough = if doc_hit { total.div_ceil(2) } else { 1 };
+        joined.clear();
+        found.clear();
+        found.resize(total, false);
+        let mut count = 0;
+        for b in blocks {
+            let before = joined.len();
+            for field in [&b.breadcrumb, &b.title, &b.excerpt] {
+                if let Some(field) = field.as_deref() {
+                    push_normalized(joined, field);
+                }
+            }
+            for (keyword, found) in self.keywords.iter().zip(found.iter_mut()) {
+                if *found {
+                    continue;
+                }
+                // An occurrence that ends in the new text starts at most one byte
+                // short of the keyword's length before it.
+                let mut from = before.saturating_sub(keyword.len() - 1);
+                while !joined.is_char_boundary(from) {
+                    from -= 1;
+                }
+                if joined
+                    .get(from..)
+                    .is_some_and(|tail| tail.contains(keyword.as_str()))
+                {
+                    *found = true;
+                    count += 1;
+                }
+            }
+            if count >= enough {
+                break;
+            }
+        }
+        count as f64 / total as f64
+    }
+}
+
+/// Scratch space for [`HitProbe::hit`], reused across cases and lists.
+#[derive(Debug, Default)]
+pub(crate) struct HitScratch {
+    /// Normalised text.
+    joined: String,
+    /// Per keyword of the probe: found yet.
+    found: Vec<bool>,
 }
 
 /// Evaluates one case against its trace (or none).
@@ -571,7 +620,7 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
 
 #[cfg(test)]
 mod tests {
-    use super::{evaluate_case, link_cases_by_keys, GoldenCase, HitProbe, LinkedBy};
+    use super::{evaluate_case, link_cases_by_keys, GoldenCase, HitProbe, HitScratch, LinkedBy};
     use super::{RunBlock, RunTrace};
     use crate::input::{parse_document, Candidate};
 
@@ -646,8 +695,18 @@ mod tests {
             expecting(&[], &[], &[]),
             expecting(&["d3"], &["nowhere"], &["cookie maxmemory", "cookie ops"]),
             expecting(&["d1", "d1"], &["  "], &["EVICTION", "lru eviction", "x"]),
+            // Keywords across two fields, and across two blocks.
+            expecting(&["d1"], &[], &["eviction lru", "policy 支付", "retry οδοσ"]),
+            // With the document, half the keywords found in the first block.
+            expecting(
+                &["d2"],
+                &[],
+                &["eviction", "lru", "maxmemory", "ops > memory"],
+            ),
+            // Without it, a keyword only the last block has.
+            expecting(&["dx"], &[], &["maxmemory", "nothing"]),
         ];
-        let mut joined = String::new();
+        let mut scratch = HitScratch::default();
         let mut compared = 0;
         for case in &cases {
             let probe = HitProbe::of(case);
@@ -672,7 +731,7 @@ mod tests {
                     ..RunTrace::default()
                 };
                 let report = evaluate_case(case, Some((&run, LinkedBy::Query)), 5);
-                let hit = probe.hit(list.iter().copied(), &mut joined);
+                let hit = probe.hit(list.iter().copied(), &mut scratch);
                 assert_eq!(hit, (report.level, report.doc_hit), "{subset:b}");
                 compared += 1;
             }
