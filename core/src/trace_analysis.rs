@@ -80,6 +80,11 @@ struct TraceFacts {
     filtered: bool,
     recorded_level: RecordedLevel,
     recorded_low_quality: Option<bool>,
+    /// See [`TraceAnalysis::mode`]: every reanalysis counts the trace by it.
+    mode: Option<CanonicalLabel>,
+    /// The trace has findings of its own reading: every reanalysis counts the
+    /// findings, and most traces have none to read.
+    diagnosed: bool,
 }
 
 /// A trace's recorded `relevanceLevel`, as the level comparison reads it.
@@ -110,6 +115,8 @@ impl TraceFacts {
             filtered: filters(trace.category_filter.as_deref()),
             recorded_level: RecordedLevel::of(trace.recorded_relevance_level.as_deref()),
             recorded_low_quality: trace.recorded_low_quality,
+            mode: trace.canonical_mode,
+            diagnosed: !trace.diagnostics.is_empty(),
         }
     }
 
@@ -214,7 +221,7 @@ impl TraceAnalysis {
 
     /// The canonical mode (section 7): the trace's own, else the label its candidates share.
     pub fn mode(&self) -> Option<CanonicalLabel> {
-        self.trace.canonical_mode
+        self.facts.mode
     }
 
     /// Every candidate in section 3.3 order, invalid ones last.
@@ -307,9 +314,12 @@ impl TraceAnalysis {
 
     pub(crate) fn findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
         let evidence_differs = self.evidence_comparison.as_deref().filter(|cmp| !cmp.same);
-        self.trace
-            .diagnostics
-            .iter()
+        let read: &[Diagnostic] = if self.facts.diagnosed {
+            &self.trace.diagnostics
+        } else {
+            &[]
+        };
+        read.iter()
             .chain(self.options_diagnostic.as_deref())
             .map(Finding::Stored)
             .chain(self.low_quality_gate_inert.then_some(Finding::GateInert))
@@ -846,7 +856,7 @@ impl Decisions {
 /// The level stage (the three thresholds) over the stages before it, and the whole
 /// trace analysis.
 fn finish(
-    trace: &Arc<Trace>,
+    trace: Arc<Trace>,
     facts: TraceFacts,
     config: TraceConfig,
     decisions: Decisions,
@@ -868,7 +878,7 @@ fn finish(
         .recorded_low_quality
         .is_some_and(|recorded| recorded != result.low_quality);
     TraceAnalysis {
-        trace: Arc::clone(trace),
+        trace,
         config,
         relevance_level: result.level,
         top_quality: result.top_quality,
@@ -898,7 +908,7 @@ pub(crate) fn analyze_trace(
     let facts = TraceFacts::of(trace);
     let config = trace_config(trace, &facts, settings, global);
     let decisions = Decisions::make(trace, &config.config, scratch);
-    finish(trace, facts, config, decisions)
+    finish(Arc::clone(trace), facts, config, decisions)
 }
 
 /// `relevanceLevel recorded X but recomputed Y; lowQuality recorded A but recomputed B`
@@ -944,6 +954,8 @@ mod tests {
             filtered: false,
             recorded_level: RecordedLevel::of(recorded),
             recorded_low_quality: None,
+            mode: None,
+            diagnosed: false,
         };
         for text in [
             "PRECISE",

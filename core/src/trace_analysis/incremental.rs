@@ -69,6 +69,10 @@ pub(crate) fn reanalyze_trace(
     global: &Config,
     scratch: &mut Scratch,
 ) -> TraceAnalysis {
+    // The new analysis's share is taken first: taking it writes to the trace's
+    // allocation, and reading the trace's options (just below) is then no second
+    // wait for memory but one the processor overlaps with it.
+    let shared = Arc::clone(&previous.trace);
     let trace = &previous.trace;
     // Per trace: its own options may hold a key the settings no longer override.
     let config = trace_config(trace, &previous.facts, settings, global);
@@ -92,7 +96,7 @@ pub(crate) fn reanalyze_trace(
         }
         Stage::Level => kept(previous_qualities),
     };
-    finish(trace, previous.facts, config, decisions)
+    finish(shared, previous.facts, config, decisions)
 }
 
 /// The outcome (level, low-quality flag, top quality) [`reanalyze_trace`] gives with the
