@@ -14,7 +14,13 @@ use std::sync::Arc;
 
 pub(super) struct Builder {
     pub(super) source: Arc<str>,
-    pub(super) traces: Vec<Arc<Trace>>,
+    traces: Vec<Arc<Trace>>,
+    /// The traces read since the last were shared, up to [`SHARED_TOGETHER`]: each
+    /// trace's struct is moved into its `Arc` with the others of its group, one
+    /// allocation after the other, not each between its candidates' many small
+    /// allocations. A pass over a batch (an analysis, every knob move) reads each
+    /// trace's struct, and then finds the next ones close by in memory.
+    pending: Vec<Trace>,
     pub(super) errors: Vec<InputError>,
     /// Trace positions handed out since the last [`Builder::drain`]; positions count
     /// from there, so the drained parts concatenate into the whole document.
@@ -22,6 +28,9 @@ pub(super) struct Builder {
     /// What earlier parts, already drained, contributed.
     drained: DocumentSummary,
 }
+
+/// How many traces' structs are shared (allocated) together; see [`Builder::pending`].
+const SHARED_TOGETHER: usize = 64;
 
 /// Where an object sits: its pointer, and its JSON Lines line (number, text).
 #[derive(Clone, Copy)]
@@ -35,6 +44,7 @@ impl Builder {
         Builder {
             source: Arc::from(source),
             traces: Vec::new(),
+            pending: Vec::with_capacity(SHARED_TOGETHER),
             errors: Vec::new(),
             slots: 0,
             drained: DocumentSummary {
@@ -143,7 +153,12 @@ impl Builder {
         self.slots += 1;
         let position = self.slots;
         match build_trace(o, place, position, &self.source) {
-            Ok(trace) => self.traces.push(Arc::new(trace)),
+            Ok(trace) => {
+                self.pending.push(trace);
+                if self.pending.len() == SHARED_TOGETHER {
+                    self.share_pending();
+                }
+            }
             Err(message) => self.fail(
                 place.line.map(|l| l.0),
                 None,
@@ -154,17 +169,23 @@ impl Builder {
         }
     }
 
+    fn share_pending(&mut self) {
+        self.traces.extend(self.pending.drain(..).map(Arc::new));
+    }
+
+    /// Traces read since the last [`Builder::drain`].
+    pub(super) fn trace_count(&self) -> usize {
+        self.traces.len() + self.pending.len()
+    }
+
     /// What the document has contributed so far, drained parts included.
     pub(super) fn summary(&self) -> DocumentSummary {
+        let shared = self.traces.iter().map(|t| t.candidates.len());
+        let pending = self.pending.iter().map(|t| t.candidates.len());
         DocumentSummary {
             source: self.drained.source.clone(),
-            traces: self.drained.traces + self.traces.len(),
-            candidates: self.drained.candidates
-                + self
-                    .traces
-                    .iter()
-                    .map(|t| t.candidates.len())
-                    .sum::<usize>(),
+            traces: self.drained.traces + self.trace_count(),
+            candidates: self.drained.candidates + shared.chain(pending).sum::<usize>(),
             errors: self.drained.errors + self.errors.len(),
         }
     }
@@ -174,6 +195,7 @@ impl Builder {
     /// [`ParsedBatch::extend`], and then the last one from [`Builder::finish`], are
     /// the whole document.
     pub(super) fn drain(&mut self) -> ParsedBatch {
+        self.share_pending();
         self.drained = self.summary();
         ParsedBatch {
             traces: std::mem::take(&mut self.traces),
@@ -184,7 +206,8 @@ impl Builder {
     }
 
     /// The last part, with the document's summary.
-    pub(super) fn finish(self) -> ParsedBatch {
+    pub(super) fn finish(mut self) -> ParsedBatch {
+        self.share_pending();
         let summary = self.summary();
         ParsedBatch {
             traces: self.traces,

@@ -147,7 +147,7 @@ impl DocumentReader {
 
     /// Traces parsed so far, taken ones included.
     pub fn traces_parsed(&self) -> usize {
-        self.traces_drained + self.builder.traces.len()
+        self.traces_drained + self.builder.trace_count()
     }
 
     /// What the document has contributed so far, taken parts included.
