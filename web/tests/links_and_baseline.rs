@@ -64,6 +64,37 @@ async fn a_link_with_invalid_settings_applies_its_valid_part_and_says_what_it_ig
     assert_eq!(hash, "#maxChunksPerDocument=1");
 }
 
+/// A drag writes the link once its frames leave the browser idle, with the value it
+/// ended on: moves made before the link is written replace the one waiting, also a
+/// move back to the value the link already holds.
+#[wasm_bindgen_test]
+async fn a_drag_leaves_the_link_of_the_value_it_ended_on() {
+    let (root, _app) = open_link("#maxL2Distance=0.9");
+    settle().await;
+    after_paint().await;
+    assert_eq!(window().location().hash().unwrap(), "#maxL2Distance=0.9");
+    // Moves within one frame, as a fast drag makes them: the page updates for each
+    // (its effects run as microtasks) with no frame painted in between.
+    for value in ["0.8", "0.7", "0.6"] {
+        set_input(&root, "#knob-maxL2Distance", value, "input");
+        drain_microtasks().await;
+        assert_eq!(knob_value(&root, "#knob-maxL2Distance"), value);
+    }
+    after_paint().await;
+    settle().await;
+    assert_eq!(window().location().hash().unwrap(), "#maxL2Distance=0.6");
+    // Away and back before the link is written: the link keeps the value shown.
+    next_frame().await;
+    set_input(&root, "#knob-maxL2Distance", "0.5", "input");
+    drain_microtasks().await;
+    set_input(&root, "#knob-maxL2Distance", "0.6", "input");
+    drain_microtasks().await;
+    after_paint().await;
+    settle().await;
+    assert_eq!(knob_value(&root, "#knob-maxL2Distance"), "0.6");
+    assert_eq!(window().location().hash().unwrap(), "#maxL2Distance=0.6");
+}
+
 /// The baseline column and the current column of the "all" scope, summed over the levels.
 fn baseline_totals(root: &web_sys::Element) -> (usize, usize) {
     let mut totals = (0, 0);

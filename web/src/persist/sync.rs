@@ -87,6 +87,7 @@ pub(crate) fn restore() -> Restored {
 pub(crate) fn keep_in_sync(state: AppState) {
     let compare = use_context::<CompareLink>();
     // The hash: replaced, not pushed, so moving a slider does not flood the history.
+    let pending_url = StoredValue::new(None::<String>);
     Effect::new(move |_| {
         let mut hash = state.settings.with(|settings| {
             state.baseline.with(|baseline| {
@@ -119,12 +120,25 @@ pub(crate) fn keep_in_sync(state: AppState) {
         } else {
             format!("#{hash}")
         };
-        if current_hash().trim_start_matches('#') != hash {
-            // Written after the next paint: replacing the URL costs about half a
-            // millisecond, which a slider drag should not spend inside its frame.
-            // Writes keep their order, so the last change wins.
+        // Written after the next paint: replacing the URL costs about half a
+        // millisecond (several in a headless browser), which a slider drag should not
+        // spend inside its frames. While a write waits, a newer URL takes its place
+        // rather than queueing a write of its own: a drag whose frames leave no idle
+        // moment writes once when one comes, and the last change always wins.
+        let write_after_paint = pending_url
+            .try_update_value(|pending| {
+                let waiting = pending.is_some();
+                let changed = current_hash().trim_start_matches('#') != hash;
+                if waiting || changed {
+                    *pending = Some(url);
+                }
+                changed && !waiting
+            })
+            .unwrap_or(false);
+        if write_after_paint {
             after_paint(move || {
-                if let Ok(history) = window.history() {
+                let url = pending_url.try_update_value(Option::take).flatten();
+                if let (Some(url), Ok(history)) = (url, window.history()) {
                     let _ = history.replace_state_with_url(
                         &wasm_bindgen::JsValue::NULL,
                         "",
