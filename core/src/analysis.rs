@@ -32,6 +32,9 @@ pub struct Analysis {
     /// Documents or traces that could not be read.
     pub input_errors: Vec<InputError>,
     pub documents: Vec<DocumentSummary>,
+    /// The user's settings it was made under (`config` is the defaults plus these).
+    #[serde(skip)]
+    pub settings: Settings,
 }
 
 /// Analyses a batch; `Err` only when the user's settings are invalid (nothing is computed then).
@@ -73,7 +76,7 @@ impl Analysis {
         let traces = self
             .traces
             .iter()
-            .map(|previous| analyzer.reanalyze_trace(previous))
+            .map(|previous| analyzer.reanalyze_trace(previous, &self.settings))
             .collect();
         Ok(analyzer.into_analysis(traces, batch))
     }
@@ -165,8 +168,14 @@ impl BatchAnalyzer {
     }
 
     /// `previous`'s trace under the settings, counted in the batch view.
-    fn reanalyze_trace(&mut self, previous: &TraceAnalysis) -> TraceAnalysis {
-        let t = reanalyze_trace(previous, &self.settings, &self.config, &mut self.scratch);
+    fn reanalyze_trace(&mut self, previous: &TraceAnalysis, before: &Settings) -> TraceAnalysis {
+        let t = reanalyze_trace(
+            previous,
+            before,
+            &self.settings,
+            &self.config,
+            &mut self.scratch,
+        );
         self.count(&t);
         t
     }
@@ -206,6 +215,7 @@ impl BatchAnalyzer {
     pub fn into_analysis(mut self, traces: Vec<TraceAnalysis>, batch: &ParsedBatch) -> Analysis {
         self.input_errors = batch.errors.clone();
         self.documents = batch.documents.clone();
+        let settings = self.settings.clone();
         let view = self.finish();
         Analysis {
             config: view.config,
@@ -216,6 +226,7 @@ impl BatchAnalyzer {
             warnings: view.warnings,
             input_errors: view.input_errors,
             documents: view.documents,
+            settings,
         }
     }
 

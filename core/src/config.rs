@@ -167,6 +167,20 @@ macro_rules! settings {
                 true $( && self.$field.is_none() )*
             }
 
+            /// Writes into `config` each key whose value here differs from `before`'s.
+            /// `false` when one of them is no longer set here: its value then comes
+            /// from beneath the settings (a trace's options, the defaults), which
+            /// `config` does not tell.
+            pub(crate) fn overlay_changes(&self, before: &Settings, config: &mut Config) -> bool {
+                $( if self.$field != before.$field {
+                    match self.$field {
+                        Some(v) => config.$field = v,
+                        None => return false,
+                    }
+                } )*
+                true
+            }
+
             fn overlay(&self, config: &mut Config) {
                 $( if let Some(v) = self.$field {
                     config.$field = v;

@@ -606,6 +606,35 @@ fn trace_config(
     }
 }
 
+/// [`trace_config`] under `settings`, for a trace analysed as `previous` under
+/// `before`. The user's settings sit on top, so where `previous` ran with its own
+/// options and every key the user changed is still set, the new configuration is
+/// `previous`'s with those keys written over, validated as a whole: the trace's
+/// options are not read again (in a reanalysis of a large batch, reading them was a
+/// cache miss per trace).
+fn trace_config_after(
+    previous: &TraceAnalysis,
+    before: &Settings,
+    settings: &Settings,
+    global: &Config,
+) -> TraceConfig {
+    let own_options_kept = settings.use_trace_options
+        && before.use_trace_options
+        && previous.facts.own_options
+        && previous.used_trace_options;
+    if own_options_kept {
+        let mut config = previous.config;
+        if settings.overlay_changes(before, &mut config) && config.validate().is_ok() {
+            return TraceConfig {
+                config,
+                used_trace_options: true,
+                options_diagnostic: None,
+            };
+        }
+    }
+    trace_config(&previous.trace, &previous.facts, settings, global)
+}
+
 /// Per-trace working space, reused across the traces of one `analyze` call.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {

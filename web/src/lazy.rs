@@ -17,7 +17,7 @@ use crate::state::explain::{hints, TraceHints};
 use crate::state::golden::GoldenState;
 use crate::state::{AppState, Shared};
 use leptos::prelude::*;
-use ragtrace_core::{explain_one, Analysis, Settings};
+use ragtrace_core::{explain_one, Analysis};
 
 /// Shows a lazily loaded tab: awaited where the build splits the page, called
 /// directly where it does not.
@@ -121,26 +121,22 @@ pub(crate) fn golden_tab() -> AnyView {
 pub(crate) fn with_trace_hints(
     analysis: Shared<Analysis>,
     index: usize,
-    settings: Settings,
     then: impl FnOnce(Option<Shared<TraceHints>>) + 'static,
 ) {
     #[cfg(ragtrace_split)]
-    leptos::task::spawn_local(async move { then(explain_trace(analysis, index, settings).await) });
+    leptos::task::spawn_local(async move { then(explain_trace(analysis, index).await) });
     #[cfg(not(ragtrace_split))]
-    then(explain_trace(analysis, index, settings));
+    then(explain_trace(analysis, index));
 }
 
 #[cfg_attr(
     ragtrace_split,
     leptos::wasm_split::wasm_split(explain_trace, wasm_split_path = ::leptos::wasm_split)
 )]
-fn explain_trace(
-    analysis: Shared<Analysis>,
-    index: usize,
-    settings: Settings,
-) -> Option<Shared<TraceHints>> {
+fn explain_trace(analysis: Shared<Analysis>, index: usize) -> Option<Shared<TraceHints>> {
     let trace = analysis.traces.get(index)?;
-    let explanation = explain_one(index, trace, &settings);
+    // Under the settings the analysis was made under, whatever the knobs say by now.
+    let explanation = explain_one(index, trace, &analysis.settings);
     Some(Shared::new(hints(&explanation, &trace.config)))
 }
 

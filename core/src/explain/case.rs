@@ -187,7 +187,7 @@ fn explain_linked(
         let Ok((settings, changed_global)) = change.apply(user) else {
             continue;
         };
-        let after = reanalyze_trace(t, &settings, &changed_global, &mut work.scratch);
+        let after = reanalyze_trace(t, user, &settings, &changed_global, &mut work.scratch);
         let (level, doc_hit) = probe.hit(after.accepted_candidates(), &mut work.hits);
         if doc_hit {
             if explained.candidate_index.is_none() {

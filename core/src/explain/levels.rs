@@ -73,6 +73,7 @@ impl Levels<'_> {
         let (settings, global) = change.apply(self.user).ok()?;
         Some(reanalyze_outcome(
             self.t,
+            self.user,
             &settings,
             &global,
             &mut work.scratch,

@@ -8,7 +8,7 @@
 //! [`analyze_trace`](super::analyze_trace) would give.
 
 use super::{
-    accepted_top, decide, finish, requalify, trace_config, Decisions, Qualities, Scratch,
+    accepted_top, decide, finish, requalify, trace_config_after, Decisions, Qualities, Scratch,
     TraceAnalysis,
 };
 use crate::config::{Config, Settings};
@@ -61,10 +61,12 @@ fn qualities_of(previous: &TraceAnalysis) -> Qualities {
     }
 }
 
-/// `previous`'s trace under `settings` (`global` = defaults plus those settings):
-/// equal to a fresh analysis of it, at the cost of the stages the change reaches.
+/// `previous`'s trace (analysed under the user's settings `before`) under `settings`
+/// (`global` = defaults plus those settings): equal to a fresh analysis of it, at the
+/// cost of the stages the change reaches.
 pub(crate) fn reanalyze_trace(
     previous: &TraceAnalysis,
+    before: &Settings,
     settings: &Settings,
     global: &Config,
     scratch: &mut Scratch,
@@ -75,7 +77,7 @@ pub(crate) fn reanalyze_trace(
     let shared = Arc::clone(&previous.trace);
     let trace = &previous.trace;
     // Per trace: its own options may hold a key the settings no longer override.
-    let config = trace_config(trace, &previous.facts, settings, global);
+    let config = trace_config_after(previous, before, settings, global);
     let previous_qualities = qualities_of(previous);
     let kept = |qualities| Decisions {
         decided: Arc::clone(&previous.decided),
@@ -106,12 +108,13 @@ pub(crate) fn reanalyze_trace(
 /// comparison, the shared decisions).
 pub(crate) fn reanalyze_outcome(
     previous: &TraceAnalysis,
+    before: &Settings,
     settings: &Settings,
     global: &Config,
     scratch: &mut Scratch,
 ) -> Outcome {
     let trace = &previous.trace;
-    let config = trace_config(trace, &previous.facts, settings, global).config;
+    let config = trace_config_after(previous, before, settings, global).config;
     let top = match first_stale(&previous.config, &config, previous.quality_reads_distance) {
         Stage::Decide => decide(trace, &config, scratch).2.top,
         // The top is the best quality of the blocks accepted, which the decisions kept
@@ -233,8 +236,9 @@ mod tests {
                 panic!("valid change");
             };
             for previous in &analysis.traces {
-                let whole = reanalyze_trace(previous, settings, &global, &mut scratch);
-                let alone = reanalyze_outcome(previous, settings, &global, &mut scratch);
+                let before = Settings::default();
+                let whole = reanalyze_trace(previous, &before, settings, &global, &mut scratch);
+                let alone = reanalyze_outcome(previous, &before, settings, &global, &mut scratch);
                 let expected = Outcome {
                     top_quality: whole.top_quality,
                     level: whole.relevance_level,

@@ -10,7 +10,7 @@
 use super::golden::GoldenState;
 use super::{AppState, Shared};
 use leptos::prelude::*;
-use ragtrace_core::{Analysis, CaseSet, Change, Config, ExplainSummary, Settings};
+use ragtrace_core::{Analysis, CaseSet, Change, Config, ExplainSummary};
 use ragtrace_core::{SettingKey, SettingValue, TraceExplanation};
 
 /// Try: pins the current settings as the baseline (when none is pinned), then applies
@@ -148,8 +148,7 @@ pub(crate) fn trace_hints(state: AppState, index: usize) -> Signal<Option<Shared
         else {
             return;
         };
-        let settings = state.settings.get_untracked();
-        crate::lazy::with_trace_hints(analysis.clone(), index, settings, move |hints| {
+        crate::lazy::with_trace_hints(analysis.clone(), index, move |hints| {
             if let Some(hints) = hints {
                 made.try_set(Some((analysis, hints)));
             }
@@ -167,9 +166,6 @@ pub(crate) fn trace_hints(state: AppState, index: usize) -> Signal<Option<Shared
 /// The golden cases explained: causes counted and the changes that recover cases.
 pub(crate) type CasesExplained = Shared<ExplainSummary>;
 
-/// What the Why missed panel explains: the cases, the analysis and its settings.
-type WhyInput = (Shared<CaseSet>, Shared<Analysis>, Settings);
-
 /// The Why missed panel's summary, recomputed after the paint of every change of the
 /// cases, the analysis or the knobs, while the caller (the open panel) lives: at
 /// 10,000 cases it takes longer than a frame, so a knob move never waits for it.
@@ -186,14 +182,13 @@ pub(crate) fn why_missed(state: AppState, golden: GoldenState) -> Signal<Option<
         let Some((cases, analysis)) = input.get() else {
             return;
         };
-        let settings = state.settings.get_untracked();
         crate::browser::after_paint(move || {
             // A newer input has replaced this one meanwhile: it has its own turn.
             if input.with_untracked(|now| now.as_ref() != Some(&(cases.clone(), analysis.clone())))
             {
                 return;
             }
-            let explained = explain_cases(&(cases.clone(), analysis.clone(), settings));
+            let explained = explain_cases(&cases, &analysis);
             if let Some(summary) = explained {
                 made.set(Some((cases, analysis, summary)));
             }
@@ -209,8 +204,9 @@ pub(crate) fn why_missed(state: AppState, golden: GoldenState) -> Signal<Option<
     })
 }
 
-fn explain_cases((cases, analysis, settings): &WhyInput) -> Option<CasesExplained> {
-    ragtrace_core::explain_golden_cases(analysis, settings, cases)
+/// The cases explained under the settings the analysis was made under.
+fn explain_cases(cases: &CaseSet, analysis: &Analysis) -> Option<CasesExplained> {
+    ragtrace_core::explain_golden_cases(analysis, &analysis.settings, cases)
         .ok()
         .map(|(_, summary)| Shared::new(summary))
 }
