@@ -790,5 +790,24 @@ mod tests {
             }
             proptest::prop_assert_eq!(pushed, super::normalize_query(&fields.join(" ")));
         }
+
+        /// Normalising is the definition: runs of white space as one space, the ends
+        /// trimmed, every character lowercased on its own.
+        #[test]
+        fn normalising_is_the_definition(
+            text in "[ aZq\t\n\r\x0B\x0C\x1F~]{0,16}|\\PC{0,12}|[ aZ\t\u{85}\u{A0}ΣÉ]{0,8}",
+            before in "|x|X ",
+        ) {
+            let mut pushed = before.clone();
+            super::push_normalized(&mut pushed, &text);
+            let mut expected = before.clone();
+            for word in text.split(char::is_whitespace).filter(|w| !w.is_empty()) {
+                if !expected.is_empty() {
+                    expected.push(' ');
+                }
+                expected.extend(word.chars().flat_map(char::to_lowercase));
+            }
+            proptest::prop_assert_eq!(pushed, expected);
+        }
     }
 }
