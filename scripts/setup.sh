@@ -147,7 +147,12 @@ link_debian_toolchain() {
   ln -sfn /usr/lib/rustlib/src "$tc/lib/rustlib/src"
   ln -sfn "/usr/lib/llvm-$LLVM_MAJOR/bin/lld" "$tc/lib/rustlib/$host/bin/rust-lld"
   build_wasm32_std "$tc"
-  if ! rustup toolchain list 2>/dev/null | grep -q "^$RAGTRACE_WASM_TOOLCHAIN"; then
+  # The name may still be linked to another prefix's toolchain, or to one since
+  # deleted (rustup then calls it not installed): it must name this prefix's.
+  local linked
+  linked=$(rustup run "$RAGTRACE_WASM_TOOLCHAIN" rustc --print sysroot 2>/dev/null || true)
+  if [ "$linked" != "$tc" ]; then
+    rustup toolchain uninstall "$RAGTRACE_WASM_TOOLCHAIN" >/dev/null 2>&1 || true
     rustup toolchain link "$RAGTRACE_WASM_TOOLCHAIN" "$tc"
   fi
 }
