@@ -72,8 +72,8 @@ pub(crate) fn reanalyze_trace(
     scratch: &mut Scratch,
 ) -> TraceAnalysis {
     // The new analysis's share is taken first: taking it writes to the trace's
-    // allocation, and reading the trace's options (just below) is then no second
-    // wait for memory but one the processor overlaps with it.
+    // allocation, and reading the trace's options (just below, when they are read)
+    // is then no second wait for memory but one the processor overlaps with it.
     let shared = Arc::clone(&previous.trace);
     let trace = &previous.trace;
     // Per trace: its own options may hold a key the settings no longer override.
