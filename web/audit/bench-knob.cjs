@@ -128,7 +128,7 @@ async function moveSlider(selector, low, high, moves) {
     }
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     // Last, so that the knob moves above do not run among its garbage.
-    // The baseline the issue names: JSON.parse alone on the same lines, same page.
+    // The baseline the load goal is stated against: JSON.parse alone on the same lines, same page.
     // (The page clears its file input once read, so the text is handed over again.)
     const { loaded, parse } = await page.evaluate(async (text) => {
       const lines = text.split("\n").filter((line) => line.trim() !== "");
