@@ -133,12 +133,23 @@ impl CandidateList {
             reason: reason.map(ReasonText::as_str),
         })
     }
+}
 
+/// The reasons of one trace's list as they are given, kept in scratch space and copied
+/// into the list once at their final length: grown in the list, they were reallocated
+/// two or three times a trace.
+#[derive(Debug, Default)]
+struct ReasonsGiven {
+    reasons: Vec<ReasonText>,
+    reason_of: Vec<(u32, u32)>,
+}
+
+impl ReasonsGiven {
     /// Gives the entry at `entry` the reason `text`, added as `held_as` gives it when
     /// the trace has not given that very text yet. Entries are given reasons in order.
     /// Texts are told apart by where they are held, not by what they say: the shared
     /// ones are held once, and an equal text held twice only takes a second place.
-    fn give_reason(&mut self, entry: usize, text: &str, held_as: impl FnOnce() -> ReasonText) {
+    fn give(&mut self, entry: usize, text: &str, held_as: impl FnOnce() -> ReasonText) {
         let at = match self
             .reasons
             .iter()
@@ -153,6 +164,13 @@ impl CandidateList {
         if let (Ok(entry), Ok(reason)) = (u32::try_from(entry), u32::try_from(at)) {
             self.reason_of.push((entry, reason));
         }
+    }
+
+    /// Moves the reasons given into `list`, leaving this scratch empty.
+    fn move_into(&mut self, list: &mut CandidateList) {
+        list.reasons = self.reasons.drain(..).collect();
+        list.reason_of = self.reason_of.as_slice().to_vec();
+        self.reason_of.clear();
     }
 }
 
@@ -240,6 +258,7 @@ pub(crate) fn candidates(
         reason_of: Vec::new(),
         entries: Vec::with_capacity(t.trace.hot().len()),
     };
+    let mut given = std::mem::take(&mut work.caps.given);
     let scratch = &mut work.caps;
     scratch.earlier.clear();
     scratch.earlier.resize(tables.saturating_cap(), 0);
@@ -289,21 +308,23 @@ pub(crate) fn candidates(
         };
         match reason {
             Reason::None => {}
-            Reason::Fixed(text) => list.give_reason(at, text, || ReasonText::Fixed(text)),
+            Reason::Fixed(text) => given.give(at, text, || ReasonText::Fixed(text)),
             Reason::Duplicate(of_rank) => {
                 // Written once per rank in the batch.
                 let text = duplicate_reasons.entry(of_rank).or_insert_with(|| {
                     let reason = StatusReason::Duplicate { of_rank };
                     Arc::from(unchangeable(Status::Duplicate, Some(&reason)))
                 });
-                list.give_reason(at, text, || ReasonText::Shared(text.clone()));
+                given.give(at, text, || ReasonText::Shared(text.clone()));
             }
             Reason::Own(text) => {
                 let text: Arc<str> = Arc::from(text);
-                list.give_reason(at, &text, || ReasonText::Shared(text.clone()));
+                given.give(at, &text, || ReasonText::Shared(text.clone()));
             }
         }
     }
+    given.move_into(&mut list);
+    scratch.given = given;
     list
 }
 
@@ -355,11 +376,12 @@ fn changes_of(
 }
 
 /// Scratch space of a trace's candidates: per occurrence, the blocks walked so far;
-/// per cap, a candidate's least `returnN`.
+/// per cap, a candidate's least `returnN`; the reasons given.
 #[derive(Debug, Default)]
 pub(crate) struct CapScratch {
     earlier: Vec<usize>,
     by_cap: Vec<usize>,
+    given: ReasonsGiven,
 }
 
 #[cfg(test)]

@@ -90,7 +90,8 @@ impl Levels<'_> {
     /// Per setting, the nearest change that raises the level and the nearest that
     /// lowers it.
     pub(crate) fn level_if(&self, hybrid: &[HybridRun], work: &mut Work) -> Vec<LevelIf> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut work.level_if);
+        out.clear();
         for direction in [Direction::Up, Direction::Down] {
             self.distance_level(direction, work, &mut out);
         }
@@ -123,7 +124,9 @@ impl Levels<'_> {
                 }
             }
         }
-        out
+        let listed = out.to_vec();
+        work.level_if = out;
+        listed
     }
 
     /// The least `returnN` above the current one that raises the level, or the
@@ -317,7 +320,8 @@ impl Levels<'_> {
         hybrid: &[HybridRun],
         work: &mut Work,
     ) -> Vec<LowQualityIf> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut work.low_quality_if);
+        out.clear();
         let tables = self.tables;
         let low = self.t.low_quality;
         let reference = self.t.config.reference_threshold;
@@ -371,7 +375,9 @@ impl Levels<'_> {
                 }
             }
         }
-        out
+        let listed = out.to_vec();
+        work.low_quality_if = out;
+        listed
     }
 
     fn confirm_low(&self, change: Change, work: &mut Work, out: &mut Vec<LowQualityIf>) {

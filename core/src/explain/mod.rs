@@ -276,4 +276,8 @@ pub(crate) struct Work {
     /// The candidates' scratch for the caps (see
     /// [`tables::Tables::least_return_n_by_cap`]).
     pub(crate) caps: candidates::CapScratch,
+    /// A trace's `levelIf` and `lowQualityIf` as they are found, copied out at their
+    /// final length (grown in place, each list was reallocated as it grew).
+    pub(crate) level_if: Vec<LevelIf>,
+    pub(crate) low_quality_if: Vec<LowQualityIf>,
 }
