@@ -6,7 +6,7 @@ use super::change::Change;
 use super::trace::least_pairs;
 use super::{CaseExplanation, FoundIf, Work};
 use crate::config::{Config, Settings};
-use crate::golden::{self, CaseReport, GoldenCase, HitProbe, LinkedBy, RunTrace};
+use crate::golden::{self, CaseReport, GoldenCase, HitProbe, LinkedBy, RunView};
 use crate::pipeline::Status;
 use crate::trace_analysis::{reanalyze_trace, TraceAnalysis};
 use serde::Serialize;
@@ -60,7 +60,7 @@ pub(crate) fn evaluate(
     t: Option<(&TraceAnalysis, LinkedBy)>,
     default_k: usize,
 ) -> CaseReport {
-    let run = t.map(|(t, by)| (RunTrace::from_analysis(t), by));
+    let run = t.map(|(t, by)| (RunView::of_analysis(t), by));
     golden::evaluate_case(case, run.as_ref().map(|(r, by)| (r, *by)), default_k)
 }
 

@@ -6,6 +6,7 @@ use crate::fast_hash::FastMap;
 use crate::input::Candidate;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// One analysed trace, as the evaluator sees it.
@@ -31,6 +32,62 @@ pub struct RunBlock {
     pub title: Option<String>,
     /// The full, untruncated excerpt (coverage must not depend on `excerptMaxChars`).
     pub excerpt: Option<String>,
+}
+
+/// A trace as one case's evaluation reads it: its name, cut-off and accepted blocks'
+/// fields, borrowed from a [`RunTrace`] or straight from an analysed trace.
+#[derive(Debug, Clone)]
+pub(crate) struct RunView<'a> {
+    name: Cow<'a, str>,
+    k: usize,
+    blocks: Vec<BlockText<'a>>,
+}
+
+/// One accepted block's fields (the excerpt full, untruncated).
+#[derive(Debug, Clone, Copy)]
+struct BlockText<'a> {
+    doc_id: &'a str,
+    breadcrumb: Option<&'a str>,
+    title: Option<&'a str>,
+    excerpt: Option<&'a str>,
+}
+
+impl RunTrace {
+    fn view(&self) -> RunView<'_> {
+        RunView {
+            name: Cow::Borrowed(&self.name),
+            k: self.k,
+            blocks: self
+                .blocks
+                .iter()
+                .map(|b| BlockText {
+                    doc_id: &b.doc_id,
+                    breadcrumb: b.breadcrumb.as_deref(),
+                    title: b.title.as_deref(),
+                    excerpt: b.excerpt.as_deref(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl<'a> RunView<'a> {
+    /// What [`RunTrace::from_analysis`] holds of `trace`, without copying its text.
+    pub(crate) fn of_analysis(trace: &'a crate::TraceAnalysis) -> RunView<'a> {
+        RunView {
+            name: trace.name(),
+            k: trace.return_n(),
+            blocks: trace
+                .accepted_candidates()
+                .map(|c| BlockText {
+                    doc_id: &c.doc_id,
+                    breadcrumb: c.breadcrumb.as_deref(),
+                    title: c.title.as_deref(),
+                    excerpt: c.excerpt.as_deref(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Normalises text for substring matching: runs of Unicode white space become
@@ -207,15 +264,38 @@ pub(crate) fn link_cases_by_keys<'a>(
 /// `config` and `diagnostics` of the result are left for the caller to fill.
 pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> GoldenReport {
     let links = link_cases(cases, runs);
-    let mut linked = vec![false; runs.len()];
+    evaluate_linked(
+        cases,
+        &links,
+        |t| runs.get(t).map(RunTrace::view),
+        runs.len(),
+        |t| runs.get(t).map(|r| r.name.clone()).unwrap_or_default(),
+        default_k,
+    )
+}
+
+/// [`evaluate_runs`] with the cases linked: `run(t)` is trace `t`'s run (asked only for
+/// a trace some case links to), `name(t)` its name (asked only for one no case links
+/// to), of `traces` in all.
+fn evaluate_linked<'r>(
+    cases: &[GoldenCase],
+    links: &[Option<(usize, LinkedBy)>],
+    run: impl Fn(usize) -> Option<RunView<'r>>,
+    traces: usize,
+    name: impl Fn(usize) -> String,
+    default_k: usize,
+) -> GoldenReport {
+    let mut linked = vec![false; traces];
     let mut first_at: HashMap<&str, usize> = HashMap::new();
     let mut reports = Vec::with_capacity(cases.len());
-    for (i, (case, link)) in cases.iter().zip(&links).enumerate() {
-        let run = link.map(|(t, by)| {
-            linked[t] = true;
-            (&runs[t], by)
+    for (i, (case, link)) in cases.iter().zip(links).enumerate() {
+        let run = link.and_then(|(t, by)| {
+            if let Some(l) = linked.get_mut(t) {
+                *l = true;
+            }
+            run(t).map(|r| (r, by))
         });
-        let mut report = evaluate_case(case, run, default_k);
+        let mut report = evaluate_case(case, run.as_ref().map(|(r, by)| (r, *by)), default_k);
         match first_at.get(case.case_id.as_str()) {
             Some(&first) => push_note(
                 &mut report.note,
@@ -253,11 +333,11 @@ pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) 
         mean_reciprocal_rank: mean(|r| r.reciprocal_rank),
         mean_ndcg: mean(|r| r.ndcg),
     };
-    let unlinked_traces = runs
+    let unlinked_traces = linked
         .iter()
-        .zip(&linked)
+        .enumerate()
         .filter(|(_, l)| !**l)
-        .map(|(r, _)| r.name.clone())
+        .map(|(t, _)| name(t))
         .collect();
     GoldenReport {
         config: Value::Object(Map::new()),
@@ -426,10 +506,10 @@ pub(crate) struct HitScratch {
 /// Evaluates one case against its trace (or none).
 pub(crate) fn evaluate_case(
     case: &GoldenCase,
-    run: Option<(&RunTrace, LinkedBy)>,
+    run: Option<(&RunView, LinkedBy)>,
     default_k: usize,
 ) -> CaseReport {
-    let no_blocks: &[RunBlock] = &[];
+    let no_blocks: &[BlockText] = &[];
     let blocks = run.map_or(no_blocks, |(r, _)| r.blocks.as_slice());
     let k = run.map_or(default_k, |(r, _)| r.k);
 
@@ -445,8 +525,8 @@ pub(crate) fn evaluate_case(
     // Document ranking: each docId at its first position.
     let mut doc_ranking: Vec<String> = Vec::new();
     for b in blocks {
-        if !doc_ranking.contains(&b.doc_id) {
-            doc_ranking.push(b.doc_id.clone());
+        if !doc_ranking.iter().any(|d| d == b.doc_id) {
+            doc_ranking.push(b.doc_id.to_owned());
         }
     }
     let matched_doc_ids: Vec<String> = doc_ranking
@@ -483,7 +563,7 @@ pub(crate) fn evaluate_case(
 
     let block_crumbs: Vec<String> = blocks
         .iter()
-        .filter_map(|b| b.breadcrumb.as_deref().map(normalize_query))
+        .filter_map(|b| b.breadcrumb.map(normalize_query))
         .collect();
     let matched_breadcrumbs: Vec<String> = breadcrumbs
         .iter()
@@ -499,8 +579,8 @@ pub(crate) fn evaluate_case(
     if !keywords.is_empty() {
         let fields = blocks
             .iter()
-            .flat_map(|b| [&b.breadcrumb, &b.title, &b.excerpt]);
-        for field in fields.filter_map(|f| f.as_deref()) {
+            .flat_map(|b| [b.breadcrumb, b.title, b.excerpt]);
+        for field in fields.flatten() {
             push_normalized(&mut text, field);
         }
     }
@@ -555,7 +635,7 @@ pub(crate) fn evaluate_case(
     CaseReport {
         case_id: case.case_id.clone(),
         query: case.query.clone(),
-        trace_name: run.map(|(r, _)| r.name.clone()),
+        trace_name: run.map(|(r, _)| r.name.clone().into_owned()),
         linked_by: run.map(|(_, by)| by),
         level,
         doc_hit,
@@ -606,16 +686,33 @@ impl RunTrace {
 
 /// Evaluates the cases against an analysis: the one entry point the CLI, the
 /// JS API and the page share, so all three report the same numbers.
+///
+/// The linked traces are read in place: copying every trace's accepted blocks into
+/// [`RunTrace`]s was most of an evaluation's time.
 pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenReport {
-    let runs: Vec<RunTrace> = analysis
-        .traces
-        .iter()
-        .map(RunTrace::from_analysis)
-        .collect();
+    let traces = &analysis.traces;
+    let links = link_cases_by_keys(
+        &cases.cases,
+        traces
+            .iter()
+            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+    );
     let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
-    evaluate_runs(&cases.cases, &runs, analysis.config.return_n)
-        .with_config(config)
-        .with_diagnostics(cases.diagnostics.iter().cloned())
+    evaluate_linked(
+        &cases.cases,
+        &links,
+        |t| traces.get(t).map(RunView::of_analysis),
+        traces.len(),
+        |t| {
+            traces
+                .get(t)
+                .map(|t| t.name().into_owned())
+                .unwrap_or_default()
+        },
+        analysis.config.return_n,
+    )
+    .with_config(config)
+    .with_diagnostics(cases.diagnostics.iter().cloned())
 }
 
 #[cfg(test)]
@@ -730,13 +827,54 @@ mod tests {
                         .collect(),
                     ..RunTrace::default()
                 };
-                let report = evaluate_case(case, Some((&run, LinkedBy::Query)), 5);
+                let report = evaluate_case(case, Some((&run.view(), LinkedBy::Query)), 5);
                 let hit = probe.hit(list.iter().copied(), &mut scratch);
                 assert_eq!(hit, (report.level, report.doc_hit), "{subset:b}");
                 compared += 1;
             }
         }
         assert_eq!(compared, cases.len() * 16);
+    }
+
+    /// An analysis is evaluated in place as it is once copied into runs: the same
+    /// report, with cases linked by id and by query, cases of no trace, a caseId used
+    /// twice, and traces no case links to (named by requestId or position).
+    #[test]
+    fn an_analysis_reads_as_its_runs() {
+        let extra = r#"[{"caseId": "none", "query": "no such query", "expectedDocIds": ["x"]},
+            {"caseId": "none", "expectedDocIds": []}]"#;
+        for (seed, traces, per_trace) in [(3, 60, 12), (8, 150, 20)] {
+            let batch = parse_document("t", &crate::generate_batch(traces, per_trace, seed));
+            let Ok(mut cases) =
+                super::super::parse_cases("c", &crate::generate_cases(traces, per_trace, seed))
+            else {
+                panic!("generated cases parse");
+            };
+            let Ok(more) = super::super::parse_cases("c", extra) else {
+                panic!("extra cases parse");
+            };
+            cases.cases.truncate(traces / 3);
+            cases.cases.extend(more.cases);
+            let settings = crate::Settings {
+                return_n: Some(4),
+                ..crate::Settings::default()
+            };
+            let Ok(analysis) = crate::analyze(&batch, &settings, false) else {
+                panic!("valid settings");
+            };
+            let runs: Vec<RunTrace> = analysis
+                .traces
+                .iter()
+                .map(RunTrace::from_analysis)
+                .collect();
+            let copied = super::evaluate_runs(&cases.cases, &runs, analysis.config.return_n);
+            let in_place = super::evaluate_analysis(&cases, &analysis);
+            assert!(!copied.unlinked_traces.is_empty());
+            assert!(copied.cases.iter().any(|c| c.trace_name.is_none()));
+            assert_eq!(in_place.cases, copied.cases);
+            assert_eq!(in_place.summary, copied.summary);
+            assert_eq!(in_place.unlinked_traces, copied.unlinked_traces);
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub use evaluate::{
     evaluate_analysis, evaluate_runs, normalize_query, ranking_metrics, RankingMetrics, RunBlock,
     RunTrace,
 };
-pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch};
+pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch, RunView};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};
 pub use report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
