@@ -580,6 +580,8 @@ pub(crate) fn evaluate_case(
         let fields = blocks
             .iter()
             .flat_map(|b| [b.breadcrumb, b.title, b.excerpt]);
+        // Normalising does not lengthen ASCII text: grown once, not as it fills.
+        text.reserve(fields.clone().flatten().map(|f| f.len() + 1).sum());
         for field in fields.flatten() {
             push_normalized(&mut text, field);
         }
