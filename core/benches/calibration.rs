@@ -1,6 +1,7 @@
 //! Calibration of 10,000 golden cases: the work left when a knob moves (the golden
 //! report already computed, as the page's Golden tab has it), the whole of it with
-//! the golden evaluation, and a bare sort of 10,000 numbers for scale.
+//! the golden evaluation, the golden evaluation alone, and a bare sort of 10,000
+//! numbers for scale.
 //!
 //! `cargo bench -p ragtrace-core --bench calibration`
 
@@ -52,6 +53,7 @@ fn bench(c: &mut Criterion) {
     let linking = best(10, || calibration_links(&cases, &analysis));
     let knob = best(10, || calibrate_linked(&links, &cases, &report, &analysis));
     let whole = best(3, || calibrate(&cases, &analysis));
+    let evaluating = best(5, || evaluate_analysis(&cases, &analysis));
     let sort = best(10, || {
         let mut v = numbers.clone();
         v.sort_by(f64::total_cmp);
@@ -60,7 +62,7 @@ fn bench(c: &mut Criterion) {
     println!(
         "calibration of {} cases ({} linked, {} traces, {} thresholds): \
          knob moved (links and golden report reused) {:.2} ms, linking once {:.2} ms, \
-         with the golden evaluation {:.1} ms; \
+         with the golden evaluation {:.1} ms, the golden evaluation alone {:.1} ms; \
          a sort of {} numbers {:.3} ms (knob / sort = {:.0}x); frame budget 16.7 ms",
         cases.cases.len(),
         result.linked,
@@ -69,6 +71,7 @@ fn bench(c: &mut Criterion) {
         ms(knob),
         ms(linking),
         ms(whole),
+        ms(evaluating),
         numbers.len(),
         ms(sort),
         knob.as_secs_f64() / sort.as_secs_f64().max(1e-9),
