@@ -145,3 +145,50 @@ fn explain_usage_and_input_errors() {
     // The readable file is still explained.
     assert_eq!(read_json(&dir.join("explain.json"))["summary"]["traces"], 2);
 }
+
+/// A batch large enough to be shared among threads is explained byte for byte as on
+/// one thread; `--threads 0` is refused.
+#[test]
+fn explain_on_threads_writes_what_one_thread_writes() {
+    let dir = temp_dir("threads");
+    let traces = dir.join("traces.json");
+    let cases = dir.join("cases.json");
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    write(&traces, ragtrace_core::generate_batch(2_500, 10, 3));
+    write(&cases, ragtrace_core::generate_cases(2_500, 10, 3));
+    let explained = |threads: Option<&str>, out: &str| {
+        let (traces, cases) = (traces.display().to_string(), cases.display().to_string());
+        let mut args = vec!["explain", "--cases", &cases, "--out-dir", out];
+        args.extend(threads.map(|n| ["--threads", n]).into_iter().flatten());
+        args.push(&traces);
+        let run = ragtrace(&args, &dir);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let read = |name: &str| {
+            let path = dir.join(out).join(name);
+            std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
+        (read("explain.json"), read("explain.md"))
+    };
+    let one = explained(Some("1"), "one");
+    assert_eq!(explained(None, "every-core"), one);
+    assert_eq!(explained(Some("3"), "three"), one);
+    let summary = &read_json(&dir.join("one").join("explain.json"))["summary"];
+    assert_eq!(summary["traces"], 2_500);
+    assert!(
+        summary["misses"].as_u64().is_some_and(|m| m > 0),
+        "{summary}"
+    );
+    let refused = ragtrace(
+        &["explain", "--threads", "0", &traces.display().to_string()],
+        &dir,
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--threads"));
+}
