@@ -1,8 +1,7 @@
 //! `explain` over 10,000 traces x 50 candidates with 1,000 golden cases, against
 //! analysing the same batch (the goal: within 3x), both in memory and from the document
 //! to the written output as the two commands run; and one trace's explanation of 50
-//! candidates (what the page computes for the trace it shows). Explaining shares the
-//! batch among the machine's cores; the figure on one thread is printed beside it.
+//! candidates (what the page computes for the trace it shows).
 //!
 //! `cargo bench -p ragtrace-core --bench explain` (small samples: the machine is shared).
 //! Prints medians of interleaved runs and their ratio before criterion's own figures.
@@ -11,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use ragtrace_core::{
     analyze, generate_batch, generate_cases, parse_document, ParsedBatch, Settings,
 };
-use ragtrace_core::{explain_analysis, explain_analysis_on, explain_markdown, explain_one};
+use ragtrace_core::{explain_analysis, explain_markdown, explain_one};
 use ragtrace_core::{parse_cases, CaseSet};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -85,7 +84,7 @@ fn summary(_: &mut Criterion) {
     let settings = Settings::default();
     let runs = 7;
     let (mut analyse, mut explain_only, mut explain_all) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut traces_only, mut one_thread) = (Vec::new(), Vec::new());
+    let mut traces_only = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
         let analysis =
@@ -107,11 +106,6 @@ fn summary(_: &mut Criterion) {
         let explained = black_box(ragtrace_core::explain(&batch, &settings, Some(&cases)));
         explain_all.push(start.elapsed());
         drop(explained);
-        let start = Instant::now();
-        let analysis = analyze(&batch, &settings, false).unwrap_or_else(|e| panic!("{e}"));
-        let explained = black_box(explain_analysis_on(&analysis, &settings, Some(&cases), 1));
-        one_thread.push(start.elapsed());
-        drop((explained, analysis));
     }
     let (a, e, all) = (median(analyse), median(explain_only), median(explain_all));
     let analysis = analyze(&batch, &settings, false).unwrap_or_else(|e| panic!("{e}"));
@@ -129,17 +123,10 @@ fn summary(_: &mut Criterion) {
         "  of which the traces alone       {:>9.1} ms (no cases)",
         ms(median(traces_only))
     );
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "explain (analyze + explain)      {:>9.1} ms   ratio to analyze {:.2}x (goal at most 3x; {cores} cores)",
+        "explain (analyze + explain)      {:>9.1} ms   ratio to analyze {:.2}x (goal at most 3x)",
         ms(all),
         all.as_secs_f64() / a.as_secs_f64().max(1e-9)
-    );
-    let single = median(one_thread);
-    println!(
-        "  the same on one thread          {:>9.1} ms   ratio to analyze {:.2}x (as the page runs it)",
-        ms(single),
-        single.as_secs_f64() / a.as_secs_f64().max(1e-9)
     );
     end_to_end(&text, &settings, &cases);
     // One trace of 50 candidates, as the page explains the trace it shows.

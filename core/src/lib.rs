@@ -65,10 +65,10 @@ pub use crate::partial::{
 // What would it take: the least change of settings that flips each candidate,
 // level, low-quality flag and golden case.
 pub use crate::explain::{
-    explain, explain_analysis, explain_analysis_on, explain_golden_cases, explain_markdown,
-    explain_one, explain_summary_text, CandidateExplanation, CandidateList, CaseExplanation, Cause,
-    Change, ChangeImpact, ChangedSetting, ExplainSummary, Explanation, FoundIf, LevelIf,
-    LowQualityIf, SetIf, SetIfList, TraceExplanation,
+    explain, explain_analysis, explain_golden_cases, explain_markdown, explain_one,
+    explain_summary_text, CandidateExplanation, CandidateList, CaseExplanation, Cause, Change,
+    ChangeImpact, ChangedSetting, ExplainSummary, Explanation, FoundIf, LevelIf, LowQualityIf,
+    SetIf, SetIfList, TraceExplanation,
 };
 
 // The same batch under pinned settings (`eval --baseline`'s page counterpart).

@@ -40,59 +40,27 @@ fn hit_rank(level: GoldenLevel) -> u8 {
 }
 
 /// The batch summary, built one trace at a time alongside the traces' explanations,
-/// so each trace's tables are filled once for both. What it reads is shared; what it
-/// counts goes into a [`Tally`] per run of traces (one per thread), added up at the end.
+/// so each trace's tables are filled once for both.
 pub(crate) struct Summariser<'a> {
     cases: &'a [ExplainedCase],
-    changes: Vec<Change>,
     /// Per change: whether it is valid and sets only `returnN` and
     /// `maxChunksPerDocument` (what the tables answer for).
     applied: Vec<bool>,
+    impacts: Vec<ChangeImpact>,
     /// Per change, the `maxChunksPerDocument` and `returnN` it sets.
     limits: Vec<(Option<usize>, Option<usize>)>,
-    /// Per trace, the positions of the cases linked to it.
-    cases_of: Vec<Vec<usize>>,
-}
-
-/// What the changes do to a run of traces.
-#[derive(Debug, Default)]
-pub(crate) struct Tally {
-    /// Per change, the traces whose accepted list it changes.
-    traces_changed: Vec<usize>,
-    /// Per change, the cases whose hit level it lowers.
-    hit_level_drops: Vec<usize>,
     /// Per change, traces by level now and level under it (as [`Level::ALL`] orders
     /// them), counted here and named in [`ChangeImpact::level_transitions`] at the end.
     transitions: Vec<[[usize; Level::ALL.len()]; Level::ALL.len()]>,
-    /// Per change, the positions of the cases it recovers.
+    /// Per trace, the positions of the cases linked to it.
+    cases_of: Vec<Vec<usize>>,
+    /// Per change, the positions of the cases it recovers (listed in the cases' order).
     recovered_at: Vec<Vec<usize>>,
     /// The current trace's evaluated hits: per linked case and accepted list (its
     /// [`Tables::list_key`]), the hit level and whether an expected document is found.
     /// Many changes accept the same list of a trace (every `returnN` past its last
     /// block, say), and the evaluation reads only that list.
     hits: Vec<(usize, (usize, usize), GoldenLevel, bool)>,
-}
-
-impl Tally {
-    /// Adds `other`'s counts to these.
-    pub(crate) fn add(&mut self, other: Tally) {
-        for (mine, theirs) in self.traces_changed.iter_mut().zip(other.traces_changed) {
-            *mine += theirs;
-        }
-        for (mine, theirs) in self.hit_level_drops.iter_mut().zip(other.hit_level_drops) {
-            *mine += theirs;
-        }
-        for (mine, theirs) in self.transitions.iter_mut().zip(&other.transitions) {
-            for (row, other_row) in mine.iter_mut().zip(theirs) {
-                for (count, other_count) in row.iter_mut().zip(other_row) {
-                    *count += other_count;
-                }
-            }
-        }
-        for (mine, theirs) in self.recovered_at.iter_mut().zip(other.recovered_at) {
-            mine.extend(theirs);
-        }
-    }
 }
 
 impl<'a> Summariser<'a> {
@@ -119,12 +87,24 @@ impl<'a> Summariser<'a> {
                 integer_only && change.apply(user).is_ok()
             })
             .collect();
+        let impacts: Vec<ChangeImpact> = changes
+            .iter()
+            .map(|&set| ChangeImpact {
+                set,
+                recovers: 0,
+                recovered_cases: Vec::new(),
+                traces_changed: 0,
+                level_transitions: BTreeMap::new(),
+                hit_level_drops: 0,
+            })
+            .collect();
         let mut cases_of: Vec<Vec<usize>> = vec![Vec::new(); traces];
         for (at, case) in cases.iter().enumerate() {
             if let Some(list) = case.link.and_then(|(i, _)| cases_of.get_mut(i)) {
                 list.push(at);
             }
         }
+        let recovered_at = vec![Vec::new(); changes.len()];
         let limits = changes
             .iter()
             .map(|change| {
@@ -136,29 +116,19 @@ impl<'a> Summariser<'a> {
             .collect();
         Summariser {
             cases,
-            changes,
+            transitions: vec![Default::default(); changes.len()],
             limits,
             applied,
+            impacts,
             cases_of,
-        }
-    }
-
-    /// An empty tally for a run of traces.
-    pub(crate) fn tally(&self) -> Tally {
-        let changes = self.changes.len();
-        Tally {
-            traces_changed: vec![0; changes],
-            hit_level_drops: vec![0; changes],
-            transitions: vec![Default::default(); changes],
-            recovered_at: vec![Vec::new(); changes],
+            recovered_at,
             hits: Vec::new(),
         }
     }
 
     /// What each change does to trace `i` (`table` filled for it).
     pub(crate) fn add_trace(
-        &self,
-        tally: &mut Tally,
+        &mut self,
         i: usize,
         t: &TraceAnalysis,
         table: &Tables,
@@ -166,22 +136,16 @@ impl<'a> Summariser<'a> {
     ) {
         let cases = self.cases;
         let linked = self.cases_of.get(i).map(Vec::as_slice).unwrap_or_default();
-        let Tally {
-            traces_changed,
-            hit_level_drops,
-            transitions,
-            recovered_at,
-            hits,
-        } = tally;
+        let hits = &mut self.hits;
         hits.clear();
         let per_change = self
             .limits
             .iter()
             .zip(&self.applied)
-            .zip(traces_changed.iter_mut().zip(hit_level_drops.iter_mut()))
-            .zip(transitions.iter_mut());
-        for ((((limits, applied), (traces_changed, hit_level_drops)), transitions), recovered) in
-            per_change.zip(recovered_at.iter_mut())
+            .zip(&mut self.impacts)
+            .zip(&mut self.transitions);
+        for ((((limits, applied), impact), transitions), recovered) in
+            per_change.zip(&mut self.recovered_at)
         {
             if !applied {
                 continue;
@@ -191,7 +155,7 @@ impl<'a> Summariser<'a> {
             if table.same_list(cap, return_n) {
                 continue;
             }
-            *traces_changed += 1;
+            impact.traces_changed += 1;
             let level = outcome(table.top_quality(cap, return_n), &t.config, None).level;
             if level != t.relevance_level {
                 if let Some(count) = transitions
@@ -229,7 +193,7 @@ impl<'a> Summariser<'a> {
                         (level, doc_hit)
                     });
                     if hit_rank(level) > hit_rank(case.explanation.hit) {
-                        *hit_level_drops += 1;
+                        impact.hit_level_drops += 1;
                     }
                     doc_hit
                 };
@@ -240,52 +204,38 @@ impl<'a> Summariser<'a> {
         }
     }
 
-    /// The summary from the tally of every trace.
-    pub(crate) fn finish(self, tally: Tally, traces: usize) -> ExplainSummary {
+    pub(crate) fn finish(self, traces: usize) -> ExplainSummary {
         let cases = self.cases;
-        let per_change = self
-            .changes
-            .iter()
+        let mut impacts: Vec<ChangeImpact> = self
+            .impacts
+            .into_iter()
             .zip(&self.applied)
-            .zip(tally.traces_changed.iter().zip(&tally.hit_level_drops))
-            .zip(tally.transitions.iter().zip(tally.recovered_at));
-        let mut impacts: Vec<ChangeImpact> = per_change
+            .zip(self.recovered_at)
+            .zip(&self.transitions)
             .filter(|(((_, &applied), _), _)| applied)
-            .map(
-                |(
-                    ((&set, _), (&traces_changed, &hit_level_drops)),
-                    (transitions, mut recovered),
-                )| {
-                    let mut level_transitions = BTreeMap::new();
-                    for (from, to, &count) in
-                        Level::ALL.iter().zip(transitions).flat_map(|(from, row)| {
-                            Level::ALL
-                                .iter()
-                                .zip(row)
-                                .map(move |(to, count)| (from, to, count))
-                        })
-                    {
-                        if count > 0 {
-                            let name = format!("{}->{}", from.as_str(), to.as_str());
-                            level_transitions.insert(name, count);
-                        }
+            .map(|(((mut impact, _), mut recovered), transitions)| {
+                for (from, to, &count) in
+                    Level::ALL.iter().zip(transitions).flat_map(|(from, row)| {
+                        Level::ALL
+                            .iter()
+                            .zip(row)
+                            .map(move |(to, count)| (from, to, count))
+                    })
+                {
+                    if count > 0 {
+                        let name = format!("{}->{}", from.as_str(), to.as_str());
+                        impact.level_transitions.insert(name, count);
                     }
-                    recovered.sort_unstable();
-                    let recovered_cases: Vec<String> = recovered
-                        .iter()
-                        .filter_map(|&at| cases.get(at))
-                        .map(|c| c.explanation.case_id.clone())
-                        .collect();
-                    ChangeImpact {
-                        set,
-                        recovers: recovered_cases.len(),
-                        recovered_cases,
-                        traces_changed,
-                        level_transitions,
-                        hit_level_drops,
-                    }
-                },
-            )
+                }
+                recovered.sort_unstable();
+                impact.recovered_cases = recovered
+                    .iter()
+                    .filter_map(|&at| cases.get(at))
+                    .map(|c| c.explanation.case_id.clone())
+                    .collect();
+                impact.recovers = impact.recovered_cases.len();
+                impact
+            })
             .collect();
         impacts.sort_by(|a, b| {
             b.recovers

@@ -64,13 +64,11 @@ pub(crate) fn evaluate(
     golden::evaluate_case(case, run.as_ref().map(|(r, by)| (r, *by)), default_k)
 }
 
-/// Explains `cases` against `traces`, in `threads` runs of cases.
 pub(crate) fn explain_cases(
     cases: &[GoldenCase],
     traces: &[TraceAnalysis],
     user: &Settings,
     global: &Config,
-    threads: usize,
     work: &mut Work,
 ) -> Vec<ExplainedCase> {
     // The keys are read in a pass of their own: each trace's struct is a cache miss,
@@ -80,56 +78,40 @@ pub(crate) fn explain_cases(
         .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref()))
         .collect();
     let links = golden::link_cases_by_keys(cases, keys);
-    let runs = super::parallel::in_runs(cases.len(), threads, work, |run, work| {
-        let (Some(cases), Some(links)) = (cases.get(run.clone()), links.get(run)) else {
-            return Vec::new();
-        };
-        cases
-            .iter()
-            .zip(links)
-            .map(|(case, &link)| explain_case(case, link, traces, user, global, work))
-            .collect::<Vec<_>>()
-    });
-    runs.into_iter().flatten().collect()
-}
-
-/// One case, linked to a trace or to none.
-fn explain_case(
-    case: &GoldenCase,
-    link: Option<(usize, LinkedBy)>,
-    traces: &[TraceAnalysis],
-    user: &Settings,
-    global: &Config,
-    work: &mut Work,
-) -> ExplainedCase {
-    let linked = link.and_then(|(i, by)| Some((traces.get(i)?, i, by)));
-    let mut expected = Vec::new();
-    let mut probe = None;
-    let explanation = match linked {
-        None => CaseExplanation {
-            case_id: case.case_id.clone(),
-            trace_index: None,
-            hit: evaluate(case, None, global.return_n).level,
-            cause: Cause::NoTrace,
-            candidate_index: None,
-            candidate_status: None,
-            found_if: Vec::new(),
-            reason: Some(
-                "no trace matched the case (by caseId, then by query): no setting finds it"
-                    .to_owned(),
-            ),
-        },
-        Some((t, index, _)) => {
-            let probe = probe.insert(HitProbe::of(case));
-            explain_linked(case, probe, t, index, user, work, &mut expected)
-        }
-    };
-    ExplainedCase {
-        explanation,
-        link,
-        expected,
-        probe,
-    }
+    cases
+        .iter()
+        .zip(links)
+        .map(|(case, link)| {
+            let linked = link.and_then(|(i, by)| Some((traces.get(i)?, i, by)));
+            let mut expected = Vec::new();
+            let mut probe = None;
+            let explanation = match linked {
+                None => CaseExplanation {
+                    case_id: case.case_id.clone(),
+                    trace_index: None,
+                    hit: evaluate(case, None, global.return_n).level,
+                    cause: Cause::NoTrace,
+                    candidate_index: None,
+                    candidate_status: None,
+                    found_if: Vec::new(),
+                    reason: Some(
+                        "no trace matched the case (by caseId, then by query): no setting finds it"
+                            .to_owned(),
+                    ),
+                },
+                Some((t, index, _)) => {
+                    let probe = probe.insert(HitProbe::of(case));
+                    explain_linked(case, probe, t, index, user, work, &mut expected)
+                }
+            };
+            ExplainedCase {
+                explanation,
+                link,
+                expected,
+                probe,
+            }
+        })
+        .collect()
 }
 
 /// A case linked to trace `t` (at `index`): found, not retrieved, or dropped and then

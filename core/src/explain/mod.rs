@@ -16,7 +16,6 @@ mod candidates;
 mod case;
 mod change;
 mod levels;
-mod parallel;
 mod render;
 mod set_if_list;
 mod tables;
@@ -180,34 +179,15 @@ pub fn explain(
 }
 
 /// Explains an analysis made under `settings` (the very settings: every change is
-/// applied on top of them). Natively, a large batch is shared among the cores this
-/// process may use.
+/// applied on top of them).
 pub fn explain_analysis(
     analysis: &Analysis,
     settings: &Settings,
     cases: Option<&CaseSet>,
 ) -> Result<Explanation, ConfigError> {
-    explain_analysis_on(analysis, settings, cases, usize::MAX)
-}
-
-/// [`explain_analysis`] on at most `threads` threads (at least one): the explanation
-/// is the same on any number.
-pub fn explain_analysis_on(
-    analysis: &Analysis,
-    settings: &Settings,
-    cases: Option<&CaseSet>,
-    threads: usize,
-) -> Result<Explanation, ConfigError> {
     let config = Config::from_settings(settings)?;
     let mut traces = Vec::with_capacity(analysis.traces.len());
-    let (cases, summary) = explain_batch(
-        analysis,
-        settings,
-        &config,
-        cases,
-        Some(&mut traces),
-        threads,
-    );
+    let (cases, summary) = explain_batch(analysis, settings, &config, cases, Some(&mut traces));
     Ok(Explanation {
         config,
         traces,
@@ -230,112 +210,50 @@ pub fn explain_golden_cases(
         &config,
         Some(cases),
         None,
-        usize::MAX,
     ))
 }
 
 /// The cases and the summary, and each trace's explanation into `traces` when asked:
-/// one pass over the traces fills each trace's tables once for both. On at most
-/// `most_threads` threads.
+/// one pass over the traces fills each trace's tables once for both.
 fn explain_batch(
     analysis: &Analysis,
     settings: &Settings,
     config: &Config,
     cases: Option<&CaseSet>,
-    traces: Option<&mut Vec<TraceExplanation>>,
-    most_threads: usize,
-) -> (Vec<CaseExplanation>, ExplainSummary) {
-    let threads = Threads {
-        traces: parallel::threads_for(analysis.traces.len(), 1_000).min(most_threads),
-        cases: parallel::threads_for(cases.map_or(0, |c| c.cases.len()), 250).min(most_threads),
-    };
-    explain_batch_on(analysis, settings, config, cases, traces, threads)
-}
-
-/// How many threads share the traces and the cases. A run is worth a thread of its own
-/// from about a thousand traces or a few hundred cases (a trace takes a few
-/// microseconds, a case about ten, a thread tens to start).
-#[derive(Debug, Clone, Copy)]
-struct Threads {
-    traces: usize,
-    cases: usize,
-}
-
-/// [`explain_batch`] over runs of traces and of cases.
-fn explain_batch_on(
-    analysis: &Analysis,
-    settings: &Settings,
-    config: &Config,
-    cases: Option<&CaseSet>,
     mut traces: Option<&mut Vec<TraceExplanation>>,
-    threads: Threads,
 ) -> (Vec<CaseExplanation>, ExplainSummary) {
     let mut work = Work::default();
     let explained_cases = cases.map(|cases| {
-        case::explain_cases(
-            &cases.cases,
-            &analysis.traces,
-            settings,
-            config,
-            threads.cases,
-            &mut work,
-        )
+        case::explain_cases(&cases.cases, &analysis.traces, settings, config, &mut work)
     });
-    let summariser = explained_cases
+    let mut summariser = explained_cases
         .as_deref()
         .map(|explained| batch::Summariser::new(explained, analysis.traces.len(), settings));
-    let mut tally = summariser.as_ref().map(batch::Summariser::tally);
     if summariser.is_some() || traces.is_some() {
-        let all = &analysis.traces;
-        let want_traces = traces.is_some();
-        let runs = parallel::in_runs(all.len(), threads.traces, &mut work, |run, work| {
-            let mut done = Run {
-                traces: Vec::with_capacity(if want_traces { run.len() } else { 0 }),
-                tally: summariser.as_ref().map(batch::Summariser::tally),
-            };
-            let mut tables = std::mem::take(&mut work.tables);
-            for index in run {
-                let Some(t) = all.get(index) else { continue };
-                // The explanation's share of the trace is taken before the tables are
-                // written: a locked increment waits until every pending write has
-                // landed.
-                let shared = want_traces.then(|| Arc::clone(&t.trace));
-                tables.fill(t);
-                if let (Some(summariser), Some(tally)) = (&summariser, &mut done.tally) {
-                    summariser.add_trace(tally, index, t, &tables, &mut work.hits);
-                }
-                if let Some(shared) = shared {
-                    done.traces.push(trace::explain_with(
-                        index, t, shared, settings, &tables, work,
-                    ));
-                }
+        let mut tables = std::mem::take(&mut work.tables);
+        for (index, t) in analysis.traces.iter().enumerate() {
+            // The explanation's share of the trace is taken before the tables are
+            // written: a locked increment waits until every pending write has landed.
+            let shared = traces.is_some().then(|| Arc::clone(&t.trace));
+            tables.fill(t);
+            if let Some(summariser) = &mut summariser {
+                summariser.add_trace(index, t, &tables, &mut work.hits);
             }
-            work.tables = tables;
-            done
-        });
-        for done in runs {
-            if let Some(traces) = traces.as_deref_mut() {
-                traces.extend(done.traces);
-            }
-            if let (Some(tally), Some(done)) = (&mut tally, done.tally) {
-                tally.add(done);
+            if let (Some(traces), Some(shared)) = (traces.as_deref_mut(), shared) {
+                traces.push(trace::explain_with(
+                    index, t, shared, settings, &tables, &mut work,
+                ));
             }
         }
     }
-    let summary = match (summariser, tally) {
-        (Some(summariser), Some(tally)) => summariser.finish(tally, analysis.traces.len()),
-        _ => batch::summarise_traces(analysis.traces.len()),
+    let summary = match summariser {
+        Some(summariser) => summariser.finish(analysis.traces.len()),
+        None => batch::summarise_traces(analysis.traces.len()),
     };
     let cases = explained_cases
         .map(|explained| explained.into_iter().map(|c| c.explanation).collect())
         .unwrap_or_default();
     (cases, summary)
-}
-
-/// What one run of traces gives: their explanations (when asked) and its tally.
-struct Run {
-    traces: Vec<TraceExplanation>,
-    tally: Option<batch::Tally>,
 }
 
 /// One trace's explanation alone (what the page computes for the trace it shows).
@@ -362,78 +280,4 @@ pub(crate) struct Work {
     /// final length (grown in place, each list was reallocated as it grew).
     pub(crate) level_if: Vec<LevelIf>,
     pub(crate) low_quality_if: Vec<LowQualityIf>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::golden::parse_cases;
-    use crate::input::parse_document;
-    use crate::sample::{generate_batch, generate_cases};
-
-    /// Explained in runs on threads, a batch reads exactly as explained on one: every
-    /// trace in its place, every case, and the summary's counts added up across runs.
-    #[test]
-    fn threads_explain_as_one_thread_does() {
-        let text = generate_batch(230, 14, 6);
-        let batch = parse_document("t", &text);
-        let Ok(cases) = parse_cases("c", &generate_cases(230, 14, 6)) else {
-            panic!("generated cases");
-        };
-        // Settings under which the cases' fixes move levels and lower hits elsewhere.
-        let settings = Settings {
-            return_n: Some(2),
-            max_chunks_per_document: Some(3),
-            ..Settings::default()
-        };
-        let Ok(analysis) = crate::analysis::analyze(&batch, &settings, false) else {
-            panic!("valid settings");
-        };
-        let Ok(config) = Config::from_settings(&settings) else {
-            panic!("valid settings");
-        };
-        let on = |threads: usize, cases: Option<&CaseSet>| {
-            let mut traces = Vec::new();
-            let threads = Threads {
-                traces: threads,
-                cases: threads,
-            };
-            let (cases, summary) = explain_batch_on(
-                &analysis,
-                &settings,
-                &config,
-                cases,
-                Some(&mut traces),
-                threads,
-            );
-            let explained = Explanation {
-                config,
-                traces,
-                cases,
-                summary,
-            };
-            serde_json::to_value(&explained).unwrap_or_else(|e| panic!("{e}"))
-        };
-        let one = on(1, Some(&cases));
-        let Some(summary) = one.get("summary") else {
-            panic!("a summary");
-        };
-        // One thread's summary is the pipeline's (`batch`'s tests); these runs have
-        // something to add up in each of its counts.
-        let changes = summary["changes"].as_array().cloned().unwrap_or_default();
-        for count in ["recovers", "tracesChanged", "hitLevelDrops"] {
-            assert!(
-                changes.iter().any(|c| c[count] != 0),
-                "some change has {count}: {summary}"
-            );
-        }
-        assert!(changes.iter().any(|c| c["levelTransitions"]
-            .as_object()
-            .is_some_and(|t| !t.is_empty())));
-        assert_eq!(one["traces"].as_array().map(Vec::len), Some(230));
-        for threads in [2, 3, 7, 400] {
-            assert_eq!(on(threads, Some(&cases)), one, "{threads} threads");
-        }
-        assert_eq!(on(3, None), on(1, None));
-    }
 }

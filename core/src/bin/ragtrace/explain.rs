@@ -4,7 +4,7 @@
 use super::{load_settings, print_input_errors, read_cases, write_report, SettingsArgs};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
-use ragtrace_core::{analyze, explain_analysis_on, explain_markdown, explain_summary_text};
+use ragtrace_core::{analyze, explain_analysis, explain_markdown, explain_summary_text};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,10 +15,6 @@ pub(crate) struct ExplainArgs {
     cases: Option<PathBuf>,
     #[command(flatten)]
     settings: SettingsArgs,
-    /// Threads at most (the explanation is the same on any number; default: the
-    /// cores this process may use).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    threads: Option<u32>,
     /// Where explain.json and explain.md are written.
     #[arg(long, value_name = "DIR", default_value = ".")]
     out_dir: PathBuf,
@@ -41,9 +37,8 @@ pub(crate) fn run(args: ExplainArgs) -> ExitCode {
     };
     let (batch, unreadable) = super::read::read_batch(&args.files);
     print_input_errors(&batch.errors);
-    let threads = args.threads.map_or(usize::MAX, |n| n as usize);
     let explained = analyze(&batch, &settings, false)
-        .and_then(|analysis| explain_analysis_on(&analysis, &settings, cases.as_ref(), threads));
+        .and_then(|analysis| explain_analysis(&analysis, &settings, cases.as_ref()));
     let explained = match explained {
         Ok(explained) => explained,
         Err(err) => {
