@@ -1,8 +1,81 @@
 //! ragtrace-core: the whole ragtrace pipeline as pure functions over plain data.
 //!
-//! The behaviour contract is `docs/contract.md`; section numbers in comments refer to it.
-//! Read with [`input::parse_documents`] once, then call [`analyze`] as often as the
-//! settings change: nothing is re-parsed.
+//! A RAG service retrieves chunks by dense vector search or by hybrid search and then
+//! post-processes them: a quality score per hit, dedup by evidence key, a per-document
+//! cap, a return-n bound and a relevance level. This crate reads the traces such a
+//! service writes (`RerankTrace`, `LookupResult`, JSON Lines, OpenTelemetry spans, TREC
+//! runs), recomputes all of that under the settings you choose, explains what changed
+//! and why, and evaluates the result against golden cases. The `ragtrace` command line,
+//! the JavaScript package, the Python package and the inspector page are thin shells
+//! over it: every number they show is computed here.
+//!
+//! The behaviour is specified in the repository's `docs/contract.md`; section numbers in
+//! comments refer to it.
+//!
+//! # Reading, analysing, reading the result
+//!
+//! Read once with [`parse_document`] (or [`parse_documents`], [`read_batch`] for a byte
+//! stream), then call [`analyze`] as often as the settings change: nothing is re-parsed,
+//! and [`Analysis::reanalyze`] redoes only what a change reaches.
+//!
+//! ```
+//! use ragtrace_core::{analyze, parse_document, Level, Settings, Status};
+//!
+//! # fn main() -> Result<(), ragtrace_core::ConfigError> {
+//! // One dense trace: three hits with their L2 distances, two from the same document.
+//! let text = r#"{
+//!   "requestId": "r-1", "query": "reset a password", "mode": "dense",
+//!   "relevanceLevel": "HIGHLY_RELEVANT",
+//!   "candidates": [
+//!     {"evidenceKey": "a#0", "docId": "a", "originalRank": 1, "score": 0.0625},
+//!     {"evidenceKey": "a#1", "docId": "a", "originalRank": 2, "score": 0.30},
+//!     {"evidenceKey": "b#0", "docId": "b", "originalRank": 3, "score": 0.60}
+//!   ]
+//! }"#;
+//! let batch = parse_document("trace.json", text);
+//! assert!(batch.errors.is_empty());
+//!
+//! // Under the defaults (maxL2Distance 1.0, preciseThreshold 0.9) the top quality is
+//! // 1 - 0.0625 / 1.0 = 0.9375: PRECISE, although the service recorded HIGHLY_RELEVANT.
+//! let analysis = analyze(&batch, &Settings::default(), false)?;
+//! let trace = &analysis.traces[0];
+//! assert_eq!(trace.relevance_level, Level::Precise);
+//! assert!(trace.level_differs);
+//!
+//! // One block per document and a stricter distance: "a#1" is capped, and the top
+//! // quality drops to 1 - 0.0625 / 0.5 = 0.875, below preciseThreshold.
+//! let mut settings = Settings::default();
+//! settings.set("maxChunksPerDocument", "1")?;
+//! settings.set("maxL2Distance", "0.5")?;
+//! let analysis = analyze(&batch, &settings, false)?;
+//! let trace = &analysis.traces[0];
+//! let statuses: Vec<(&str, Status)> = trace
+//!     .blocks()
+//!     .map(|block| (&*block.candidate.evidence_key, block.status))
+//!     .collect();
+//! assert_eq!(
+//!     statuses,
+//!     [("a#0", Status::Accepted), ("a#1", Status::DocCap), ("b#0", Status::Accepted)]
+//! );
+//! assert_eq!(trace.top_quality, Some(0.875));
+//! assert_eq!(trace.relevance_level, Level::HighlyRelevant);
+//! assert_eq!(analysis.summary.all.recomputed("HIGHLY_RELEVANT"), 1);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Where to go next
+//!
+//! - The batch view: [`Analysis::summary`](Analysis), the threshold sweep
+//!   (`analyze(.., true)`), [`BatchAnalyzer`] for streams in bounded memory, and
+//!   [`Partial`] for shards that merge exactly.
+//! - Golden cases: [`parse_cases`], [`evaluate_analysis`] ([`GoldenReport`]), TREC files
+//!   ([`trec_qrels`], [`trec_run`]), and [`calibrate`] for the thresholds.
+//! - Two runs or many: [`compare_runs`], [`compare_many`].
+//! - What would it take: [`explain`], the least change of settings that flips each
+//!   candidate, level and golden case, each confirmed by the pipeline.
+//! - Settings: [`Settings`] (what the user set), [`Config`] (complete), [`SettingKey`]
+//!   (every key with its kind and bounds).
 
 #![warn(unreachable_pub)]
 
