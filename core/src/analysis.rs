@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 /// The whole analysis of a batch under one set of user settings.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
     /// Defaults plus the user's settings.
@@ -96,6 +97,7 @@ impl Analysis {
 /// prints, and the last line of `--format jsonl`. Serialises with the keys of
 /// `Analysis` in the same order, `traces` left out.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BatchView {
     pub config: Config,

@@ -1,0 +1,2 @@
+//! End-to-end: `ragtrace schema NAME` prints the output's schema.
+fn main() {}
