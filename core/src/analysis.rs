@@ -22,6 +22,7 @@ pub struct Analysis {
     pub traces: Vec<TraceAnalysis>,
     pub summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<SweepPoint>"))]
     pub sweep: Option<Vec<SweepPoint>>,
     /// What the sweep counts per scope (batch, dense, hybrid), when the sweep was asked
     /// for (else empty); `sweep` is `sweep_counts.all` as points. Not part of the JSON
@@ -103,6 +104,7 @@ pub struct BatchView {
     pub config: Config,
     pub summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<SweepPoint>"))]
     pub sweep: Option<Vec<SweepPoint>>,
     #[serde(skip)]
     pub sweep_counts: SweepScopes,

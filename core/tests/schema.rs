@@ -331,3 +331,350 @@ fn the_schemas_are_json_schema_2020_12_named_by_their_output() {
         ]
     );
 }
+
+/// The declarations the bindings ship, checked field by field against the schemas'
+/// definitions: the same object names (Rust's type name, but for [`TS_NAMES`] and
+/// [`PY_NAMES`]), the same keys, a key optional exactly when the schema does not
+/// require it, `null` allowed exactly when the schema allows it.
+mod declarations {
+    use super::Value;
+    use ragtrace_core::{
+        Analysis, BatchView, Calibration, CompareReport, Explanation, GoldenReport,
+        ManyRunComparison, PairComparison,
+    };
+    use schemars::generate::SchemaSettings;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    const TYPESCRIPT: &str = include_str!("../../js/types/ragtrace.d.ts");
+    const PYTHON: &str = include_str!("../../py/python/ragtrace/__init__.pyi");
+
+    /// Rust's name -> the TypeScript interface's, where they differ.
+    const TS_NAMES: &[(&str, &str)] = &[("Analysis", "AnalysisObject")];
+    /// Rust's name -> the Python TypedDict's, where they differ (`InputError` is the
+    /// exception the package raises).
+    const PY_NAMES: &[(&str, &str)] = &[
+        ("Analysis", "AnalysisObject"),
+        ("InputError", "InputErrorRecord"),
+    ];
+    /// Definitions a binding declares without an interface of their own.
+    const TS_INLINE: &[(&str, &str)] = &[
+        ("ByMode", "written inline in Summary"),
+        ("BatchView", "the JS API has no partials"),
+        ("SettingsChange", "the type SettingsChange over Settings"),
+    ];
+    const PY_INLINE: &[(&str, &str)] = &[("SettingsChange", "typed as Settings")];
+    /// Declarations that are not outputs: arguments, and the Python package's own rows.
+    const TS_ARGUMENTS: &[&str] = &["Settings", "NamedRun", "ManyRunOptions"];
+    const PY_ARGUMENTS: &[&str] = &["Settings", "Row"];
+    /// (interface, key): declared required where the CLI may leave the key out,
+    /// because the binding always writes it.
+    const TS_ALWAYS: &[(&str, &str)] = &[("AnalysisObject", "sweep")];
+
+    /// A declared key: optional (`?`, `NotRequired`, `total=False`) and its type.
+    #[derive(Debug, Clone)]
+    struct Field {
+        optional: bool,
+        ty: String,
+    }
+
+    type Objects = BTreeMap<String, BTreeMap<String, Field>>;
+
+    /// Every object definition of every output, by name (one name is one shape in all
+    /// of them).
+    fn definitions() -> BTreeMap<String, Value> {
+        let mut generator = SchemaSettings::draft2020_12()
+            .for_serialize()
+            .into_generator();
+        generator.subschema_for::<Analysis>();
+        generator.subschema_for::<BatchView>();
+        generator.subschema_for::<GoldenReport>();
+        generator.subschema_for::<CompareReport>();
+        generator.subschema_for::<ManyRunComparison>();
+        generator.subschema_for::<Calibration>();
+        generator.subschema_for::<Explanation>();
+        // PairDetail flattens it; the declarations name it apart.
+        generator.subschema_for::<PairComparison>();
+        let defs = generator.take_definitions(true);
+        for (name, _) in ragtrace_core::OUTPUT_SCHEMAS {
+            let schema = ragtrace_core::output_schema(name).unwrap();
+            for (def, body) in schema["$defs"].as_object().unwrap() {
+                assert_eq!(defs.get(def), Some(body), "{def} of {name} differs");
+            }
+        }
+        defs.into_iter()
+            .filter(|(_, body)| body.get("properties").is_some())
+            .collect()
+    }
+
+    fn typescript(text: &str) -> Objects {
+        let mut found = Objects::new();
+        let mut current: Option<String> = None;
+        for line in text.lines() {
+            if let Some(head) = line.strip_prefix("export interface ") {
+                let mut words = head.split_whitespace();
+                let name = words.next().unwrap().to_owned();
+                let mut fields = BTreeMap::new();
+                if words.next() == Some("extends") {
+                    fields = found[words.next().unwrap()].clone();
+                }
+                found.insert(name.clone(), fields);
+                current = Some(name);
+            } else if line == "}" {
+                current = None;
+            } else if let (Some(name), Some(field)) = (&current, line.strip_prefix("  ")) {
+                if let Some((key, ty)) = field.split_once(": ") {
+                    if !key.starts_with(['/', '*', ' ']) {
+                        let optional = key.ends_with('?');
+                        let field = Field {
+                            optional,
+                            ty: ty.trim_end_matches(';').to_owned(),
+                        };
+                        let key = key.trim_end_matches('?').to_owned();
+                        found.get_mut(name).unwrap().insert(key, field);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    fn python(text: &str) -> Objects {
+        let mut found = Objects::new();
+        let mut current: Option<(String, bool)> = None;
+        let mut in_docstring = false;
+        for line in text.lines() {
+            if let Some(head) = line.strip_prefix("class ") {
+                current = None;
+                let Some((name, bases)) = head.split_once('(') else {
+                    continue;
+                };
+                let bases = bases.trim_end_matches("):");
+                let mut fields = BTreeMap::new();
+                let typed_dict = bases.starts_with("TypedDict");
+                if !typed_dict {
+                    match found.get(bases) {
+                        Some(base) => fields = base.clone(),
+                        None => continue, // not a TypedDict (an exception, a class)
+                    }
+                }
+                let total = !bases.contains("total=False");
+                found.insert(name.to_owned(), fields);
+                current = Some((name.to_owned(), total));
+                in_docstring = false;
+            } else if !line.starts_with("    ") && !line.is_empty() {
+                current = None;
+            } else if let (Some((name, total)), Some(field)) = (&current, line.strip_prefix("    "))
+            {
+                let quotes = field.matches("\"\"\"").count();
+                if in_docstring || quotes > 0 {
+                    in_docstring ^= quotes % 2 == 1;
+                    continue;
+                }
+                if let Some((key, ty)) = field.split_once(": ") {
+                    let not_required = ty.strip_prefix("NotRequired[").map(|t| &t[..t.len() - 1]);
+                    let field = Field {
+                        optional: !total || not_required.is_some(),
+                        ty: not_required.unwrap_or(ty).to_owned(),
+                    };
+                    found.get_mut(name).unwrap().insert(key.to_owned(), field);
+                }
+            }
+        }
+        found
+    }
+
+    fn nullable(schema: &Value, defs: &BTreeMap<String, Value>) -> bool {
+        let null = Value::from("null");
+        match schema.get("type") {
+            Some(Value::Array(types)) if types.contains(&null) => return true,
+            Some(t) if *t == null => return true,
+            _ => {}
+        }
+        if let Some(name) = schema["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/$defs/"))
+        {
+            return defs.get(name).is_some_and(|d| nullable(d, defs));
+        }
+        ["anyOf", "oneOf"].iter().any(|k| {
+            schema[k]
+                .as_array()
+                .is_some_and(|options| options.iter().any(|o| nullable(o, defs)))
+        })
+    }
+
+    /// Every mismatch between the definitions and one binding's declarations, each a
+    /// sentence that names the object and the key.
+    fn mismatches(
+        binding: &str,
+        declared: &Objects,
+        names: &[(&str, &str)],
+        inline: &[(&str, &str)],
+        arguments: &[&str],
+        always: &[(&str, &str)],
+        null_word: &str,
+    ) -> Vec<String> {
+        let defs = definitions();
+        let mut problems = Vec::new();
+        let mut matched = BTreeSet::new();
+        for (rust, schema) in &defs {
+            if inline.iter().any(|(name, _)| name == rust) {
+                continue;
+            }
+            let name = names
+                .iter()
+                .find(|(from, _)| from == rust)
+                .map_or(rust.as_str(), |(_, to)| to);
+            let Some(fields) = declared.get(name) else {
+                problems.push(format!(
+                    "{binding}: no declaration of {name} (the output type {rust})"
+                ));
+                continue;
+            };
+            matched.insert(name.to_owned());
+            let properties = schema["properties"].as_object().unwrap();
+            let required: BTreeSet<&str> = schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for (key, property) in properties {
+                let Some(field) = fields.get(key) else {
+                    problems.push(format!("{binding}: {name} lacks the key {key}"));
+                    continue;
+                };
+                let optional =
+                    !required.contains(key.as_str()) && !always.contains(&(name, key.as_str()));
+                if field.optional != optional {
+                    let (is, should) = if optional {
+                        ("required", "optional")
+                    } else {
+                        ("optional", "required")
+                    };
+                    problems.push(format!(
+                        "{binding}: {name}.{key} is declared {is}, the output has it {should}"
+                    ));
+                }
+                if field.ty.contains(null_word) != nullable(property, &defs) {
+                    problems.push(format!(
+                        "{binding}: {name}.{key} is declared {}, the schema {} null",
+                        field.ty,
+                        if nullable(property, &defs) {
+                            "allows"
+                        } else {
+                            "never allows"
+                        }
+                    ));
+                }
+            }
+            for key in fields.keys().filter(|k| !properties.contains_key(*k)) {
+                problems.push(format!(
+                    "{binding}: {name} declares {key}, which the output does not have"
+                ));
+            }
+        }
+        for name in declared.keys() {
+            if !matched.contains(name) && !arguments.contains(&name.as_str()) {
+                problems.push(format!(
+                    "{binding}: {name} is declared but is no output's object"
+                ));
+            }
+        }
+        problems
+    }
+
+    fn typescript_problems(text: &str) -> Vec<String> {
+        mismatches(
+            "ragtrace.d.ts",
+            &typescript(text),
+            TS_NAMES,
+            TS_INLINE,
+            TS_ARGUMENTS,
+            TS_ALWAYS,
+            "null",
+        )
+    }
+
+    fn python_problems(text: &str) -> Vec<String> {
+        mismatches(
+            "__init__.pyi",
+            &python(text),
+            PY_NAMES,
+            PY_INLINE,
+            PY_ARGUMENTS,
+            &[],
+            "None",
+        )
+    }
+
+    #[test]
+    fn the_typescript_declarations_match_the_schemas_field_by_field() {
+        let problems = typescript_problems(TYPESCRIPT);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn the_python_stub_matches_the_schemas_field_by_field() {
+        let problems = python_problems(PYTHON);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// `text` with the first `from` replaced (which must be there).
+    fn edited(text: &str, from: &str, to: &str) -> String {
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn a_declaration_that_drifts_is_named_with_its_key() {
+        let cases = [
+            ("  qualityScore: number;\n", "", "ragtrace.d.ts: Block lacks the key qualityScore"),
+            (
+                "  excerpt: string | null;\n",
+                "  excerpt: string;\n",
+                "ragtrace.d.ts: Block.excerpt is declared string, the schema allows null",
+            ),
+            (
+                "  lowQuality: number;\n",
+                "  lowQuality?: number;\n",
+                "ragtrace.d.ts: ModeSummary.lowQuality is declared optional, the output has it required\n\
+                 ragtrace.d.ts: Summary.lowQuality is declared optional, the output has it required",
+            ),
+            (
+                "export interface LevelCounts {\n",
+                "export interface LevelCounts {\n  averagePrecision: number;\n",
+                "ragtrace.d.ts: LevelCounts declares averagePrecision, which the output does not have",
+            ),
+            (
+                "export interface Rbo {",
+                "export interface RboValue {",
+                "ragtrace.d.ts: no declaration of Rbo (the output type Rbo)\n\
+                 ragtrace.d.ts: RboValue is declared but is no output's object",
+            ),
+        ];
+        for (from, to, problem) in cases {
+            let problems = typescript_problems(&edited(TYPESCRIPT, from, to));
+            assert_eq!(problems.join("\n"), problem);
+        }
+        let cases = [
+            (
+                "    sweep: NotRequired[list[SweepPoint]]\n",
+                "    sweep: list[SweepPoint]\n",
+                "__init__.pyi: AnalysisObject.sweep is declared required, the output has it optional",
+            ),
+            (
+                "    lineText: str | None\n",
+                "",
+                "__init__.pyi: InputErrorRecord lacks the key lineText",
+            ),
+            (
+                "class Stages(TypedDict):\n",
+                "class Stages(TypedDict):\n    floor: float\n",
+                "__init__.pyi: Stages declares floor, which the output does not have",
+            ),
+        ];
+        for (from, to, problem) in cases {
+            let problems = python_problems(&edited(PYTHON, from, to));
+            assert_eq!(problems.join("\n"), problem);
+        }
+    }
+}
