@@ -51,8 +51,8 @@ struct ReportFile {
 #[serde(untagged)]
 #[allow(dead_code)]
 enum CompareFile {
-    TwoRuns(CompareReport),
-    ManyRuns(ManyRunComparison),
+    TwoRuns(Box<CompareReport>),
+    ManyRuns(Box<ManyRunComparison>),
 }
 
 /// The JSON Schema (draft 2020-12) of the output `name` (one of [`OUTPUT_SCHEMAS`]),
