@@ -17,7 +17,7 @@ use serde_json::Value;
 pub const OUTPUT_SCHEMAS: &[(&str, &str)] = &[
     (
         "analysis",
-        "analyze's JSON (one object; `--format jsonl`'s lines are its traces, then the batch view)",
+        "analyze's JSON (with --format jsonl, each line but the last is one of its traces)",
     ),
     (
         "report",
@@ -25,13 +25,13 @@ pub const OUTPUT_SCHEMAS: &[(&str, &str)] = &[
     ),
     (
         "compare",
-        "compare's compare.json: two runs (--a, --b) or many (--run)",
+        "compare's compare.json, of two runs (--a, --b) or of many (--run)",
     ),
     ("calibration", "calibrate's calibration.json"),
     ("explain", "explain's explain.json"),
     (
         "partial",
-        "the batch view of partials: what merge prints (and analyze --summary)",
+        "the batch view of partials, as merge prints it (and analyze --summary)",
     ),
 ];
 

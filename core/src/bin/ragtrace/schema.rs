@@ -2,41 +2,30 @@
 //! writes or generating a client's types from it.
 
 use super::EXIT_INPUT;
-use clap::{Args, ValueEnum};
-use ragtrace_core::output_schema;
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::Args;
+use ragtrace_core::{output_schema, OUTPUT_SCHEMAS};
 use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub(crate) struct SchemaArgs {
     /// Which output's schema to print.
-    #[arg(value_enum)]
-    output: Output,
+    #[arg(value_parser = outputs())]
+    output: String,
 }
 
-/// The outputs by their `ragtrace_core::OUTPUT_SCHEMAS` names.
-#[derive(Clone, Copy, ValueEnum)]
-enum Output {
-    /// analyze's JSON (`--format jsonl`: each line but the last is one of its traces).
-    Analysis,
-    /// eval's report.json (with `comparison` under --baseline).
-    Report,
-    /// compare's compare.json, of two runs or of many.
-    Compare,
-    /// calibrate's calibration.json.
-    Calibration,
-    /// explain's explain.json.
-    Explain,
-    /// The batch view of partials, as merge prints it (and analyze --summary).
-    Partial,
+/// The names `output_schema` knows, each with what it describes.
+fn outputs() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        OUTPUT_SCHEMAS
+            .iter()
+            .map(|&(name, what)| PossibleValue::new(name).help(what)),
+    )
 }
 
 pub(crate) fn run(args: SchemaArgs) -> ExitCode {
-    let name = args
-        .output
-        .to_possible_value()
-        .map(|value| value.get_name().to_owned())
-        .unwrap_or_default();
+    let name = args.output;
     let Some(schema) = output_schema(&name) else {
         eprintln!("ragtrace: no schema for {name}");
         return ExitCode::from(EXIT_INPUT);
