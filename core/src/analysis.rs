@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 /// The whole analysis of a batch under one set of user settings.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
     /// Defaults plus the user's settings.
@@ -21,6 +22,7 @@ pub struct Analysis {
     pub traces: Vec<TraceAnalysis>,
     pub summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<SweepPoint>"))]
     pub sweep: Option<Vec<SweepPoint>>,
     /// What the sweep counts per scope (batch, dense, hybrid), when the sweep was asked
     /// for (else empty); `sweep` is `sweep_counts.all` as points. Not part of the JSON
@@ -96,11 +98,13 @@ impl Analysis {
 /// prints, and the last line of `--format jsonl`. Serialises with the keys of
 /// `Analysis` in the same order, `traces` left out.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BatchView {
     pub config: Config,
     pub summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<SweepPoint>"))]
     pub sweep: Option<Vec<SweepPoint>>,
     #[serde(skip)]
     pub sweep_counts: SweepScopes,

@@ -42,6 +42,7 @@ pub fn same_batch(a: &Analysis, b: &Analysis) -> bool {
 
 /// A trace whose relevance level differs between the baseline and the current analysis.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LevelChange {
     /// Index into `Analysis::traces`.
@@ -77,6 +78,7 @@ pub fn level_changes(
 
 /// What happened to one block between the baseline and the current analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum BlockChange {
     /// Accepted at the same rank in both, or in neither.

@@ -17,6 +17,7 @@ pub use link::{
 
 /// How a hybrid hit's quality is computed (contract section 3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HybridQuality {
     /// The service's behaviour: `(n - r + 1) / n`.
@@ -62,6 +63,7 @@ macro_rules! settings {
     ($( $key:ident $field:ident: $ty:ty = $default:expr, $name:literal, $bounds:expr; )*) => {
         /// A complete, validated configuration.
         #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase")]
         pub struct Config {
             $( pub $field: $ty, )*
@@ -123,6 +125,7 @@ macro_rules! settings {
         /// Every field may be set directly (the page's sliders do); [`Config::merged`]
         /// validates the result.
         #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase")]
         pub struct Settings {
             $( pub $field: Option<$ty>, )*
@@ -484,6 +487,7 @@ impl SettingKey {
 
 /// An invalid setting, naming the key (camelCase) when there is one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigError {
     pub key: Option<String>,

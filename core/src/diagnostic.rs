@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -25,6 +26,7 @@ impl Severity {
 /// A finding about one trace or one input, located by a JSON pointer
 /// (`/traces/3/candidates/0/originalRank`) when it has a place in the input.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -61,6 +63,7 @@ impl Diagnostic {
 /// An input that could not be read at all (malformed JSON, wrong top-level shape),
 /// located by source name, 1-based line and column, and JSON pointer where known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct InputError {
     /// The file name (or `stdin`, `pasted text`).

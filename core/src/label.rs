@@ -4,6 +4,7 @@ use serde::Serialize;
 
 /// The two first-class score labels a candidate can canonicalise to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum CanonicalLabel {
     Dense,

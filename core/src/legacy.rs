@@ -4,6 +4,7 @@ use serde::Serialize;
 
 /// Per trace, when at least two valid candidates carry a finite `finalScore`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LegacySummary {
     /// Kendall's tau between rank order and `finalScore` order, in [-1, 1].

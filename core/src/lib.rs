@@ -99,6 +99,8 @@ mod quality;
 mod render;
 mod runs;
 mod sample;
+#[cfg(feature = "schema")]
+mod schema;
 mod stats;
 mod trace_analysis;
 
@@ -191,6 +193,10 @@ pub use crate::stats::{
     bootstrap_mean_intervals, holm, jaccard, kendall_tau_b, overlap_count, paired_t_test, rbo,
     sign_flip_p_values, BootstrapMeans, Rbo, SplitMix64, TTest, BOOTSTRAP_SEED, PERMUTATION_SEED,
 };
+
+// The outputs' JSON Schemas (feature `schema`).
+#[cfg(feature = "schema")]
+pub use crate::schema::{output_schema, OUTPUT_SCHEMAS};
 
 // Generated traces and cases: the page's sample, benchmarks and tests.
 pub use crate::sample::{

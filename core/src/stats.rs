@@ -30,6 +30,7 @@ pub fn jaccard<T: PartialEq>(a: &[T], b: &[T]) -> Option<f64> {
 /// Rank-biased overlap of two rankings seen to finite depths (Webber, Moffat and Zobel,
 /// "A similarity measure for indefinite rankings", TOIS 2010).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Rbo {
     /// RBO_ext, the point estimate extrapolated from the seen prefixes (eq. 32, which is
@@ -472,6 +473,7 @@ pub(crate) fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// Student's paired t-test of "the mean difference is 0", as `scipy.stats.ttest_rel`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TTest {
     pub t: f64,

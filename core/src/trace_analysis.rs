@@ -542,8 +542,125 @@ impl Serialize for Block<'_> {
     }
 }
 
+/// The JSON Schemas of the two hand-written serialisations above: a shape per type,
+/// field for field as `serialize` writes it (the schema tests check real output
+/// against them, so a key added to one and not the other fails there).
+#[cfg(feature = "schema")]
+mod schema {
+    use super::{Block, TraceAnalysis};
+    use crate::config::Config;
+    use crate::diagnostic::Diagnostic;
+    use crate::input::TraceKind;
+    use crate::label::CanonicalLabel;
+    use crate::legacy::LegacySummary;
+    use crate::outcome::Level;
+    use crate::pipeline::Status;
+    use crate::trace_analysis::{EvidenceComparison, Stages};
+    use schemars::{JsonSchema, Schema, SchemaGenerator};
+    use serde_json::{Map, Value};
+    use std::borrow::Cow;
+    use std::collections::BTreeMap;
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct TraceAnalysisShape {
+        name: String,
+        kind: TraceKind,
+        mode: Option<CanonicalLabel>,
+        request_id: Option<String>,
+        query: Option<String>,
+        config: Config,
+        relevance_level: Level,
+        recorded_relevance_level: Option<String>,
+        top_quality: Option<f64>,
+        low_quality: bool,
+        recorded_low_quality: Option<bool>,
+        retry_unfiltered: bool,
+        legacy_labels: BTreeMap<String, usize>,
+        blocks: Vec<Block<'static>>,
+        legacy: Option<LegacySummary>,
+        diagnostics: Vec<Diagnostic>,
+        source: String,
+        line: Option<usize>,
+        pointer: String,
+        position: usize,
+        case_id: Option<String>,
+        category_filter: Option<String>,
+        lookup_query: Option<String>,
+        recorded_top_similarity: Option<f64>,
+        level_differs: bool,
+        low_quality_differs: bool,
+        stages: Stages,
+        evidence_comparison: Option<EvidenceComparison>,
+        n_approximated: bool,
+        low_quality_gate_inert: bool,
+        used_trace_options: bool,
+        extra: Map<String, Value>,
+    }
+
+    impl JsonSchema for TraceAnalysis {
+        fn schema_name() -> Cow<'static, str> {
+            "TraceAnalysis".into()
+        }
+        fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+            TraceAnalysisShape::json_schema(generator)
+        }
+    }
+
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct BlockShape {
+        evidence_key: String,
+        doc_id: String,
+        original_rank: Option<u64>,
+        score_label: Option<String>,
+        canonical_label: Option<CanonicalLabel>,
+        score: Option<f64>,
+        quality_score: f64,
+        status: Status,
+        accepted_rank: Option<usize>,
+        duplicate_of_rank: Option<u64>,
+        /// Truncated to `excerptMaxChars` characters plus `…`.
+        excerpt: Option<String>,
+        legacy_position: Option<usize>,
+        displacement: Option<i64>,
+        /// The formula with its numbers, e.g. `rank 3 of 5 -> 0.6`.
+        quality_explanation: String,
+        /// Why the block has its status, e.g. `duplicate of rank 1`.
+        status_reason: String,
+        legacy_alias: bool,
+        dense_distance: Option<f64>,
+        raw_score: Option<f64>,
+        base_score: Option<f64>,
+        final_score: Option<f64>,
+        boost_reasons: Option<Vec<String>>,
+        breadcrumb: Option<String>,
+        title: Option<String>,
+        source_type: Option<String>,
+        chunk_index: Option<i64>,
+        hit_reasons: Option<Vec<String>>,
+        excerpt_chars: usize,
+        excerpt_truncated: bool,
+        input_index: usize,
+        rank_from_position: bool,
+        extra: Option<Map<String, Value>>,
+    }
+
+    impl JsonSchema for Block<'_> {
+        fn schema_name() -> Cow<'static, str> {
+            "Block".into()
+        }
+        fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+            BlockShape::json_schema(generator)
+        }
+    }
+}
+
 /// Counts per post-processing stage, for a waterfall.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Stages {
     pub candidates: usize,
@@ -556,6 +673,7 @@ pub struct Stages {
 
 /// A LookupResult's recorded `evidence` against the recomputed accepted blocks.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EvidenceComparison {
     pub recorded: Vec<Arc<str>>,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 /// Counts over a set of traces. Count maps list only keys with a count >= 1.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ModeSummary {
     pub traces: usize,
@@ -226,6 +227,7 @@ impl SummaryBuilder {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ByMode {
     pub dense: ModeSummary,
@@ -236,6 +238,7 @@ pub struct ByMode {
 /// (traces whose mode is unknown count only in `all`). Serialises with the batch-wide
 /// counts at the top level, then `byMode` (contract section 7).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     #[serde(flatten)]

@@ -7,6 +7,7 @@ use serde::Serialize;
 /// One point of the sweep: for t = i / 100, i = 0..=100, the fraction of the traces
 /// with at least one accepted block whose top quality is >= t; 0 when no trace has one.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SweepPoint {
     pub threshold: f64,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 /// One kind of finding across the batch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BatchWarning {
     pub code: String,

@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 
 /// The gate as a classifier over all traces and per mode.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GateScopes {
     pub all: GateCurve,
@@ -17,6 +18,7 @@ pub struct GateScopes {
 
 /// Whether a scope's curve means anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum CurveStatus {
     /// A curve, its AUC and best cuts.
@@ -31,6 +33,7 @@ pub enum CurveStatus {
 
 /// The low-quality gate as a classifier of misses in one scope.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GateCurve {
     /// `all`, `dense` or `hybrid`.
@@ -64,6 +67,7 @@ pub struct GateCurve {
 
 /// The gate at one threshold: flagged = top quality < `threshold`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ThresholdPoint {
     pub threshold: f64,
@@ -91,6 +95,7 @@ pub struct ThresholdPoint {
 
 /// One vertex of the ROC curve.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RocPoint {
     /// The threshold giving this vertex; `None` for an end no threshold in [0, 1]
@@ -360,6 +365,7 @@ fn trapezoid_area(roc: &[RocPoint]) -> f64 {
 
 /// Found and not-found cases among a group of traces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FoundSplit {
     /// strong or medium: the gate should pass them.
@@ -371,6 +377,7 @@ pub struct FoundSplit {
 /// One bar of [`top_quality_histogram`]: traces with `from <= top quality < to`
 /// (the last bar includes 1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HistogramBin {
     pub from: f64,
@@ -381,6 +388,7 @@ pub struct HistogramBin {
 /// A scope's cases by top quality, found and not found apart, so a reader sees
 /// where a reference threshold would cut them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TopQualityHistogram {
     /// Traces without an accepted block: no top quality, flagged at every threshold.

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// Golden outcomes of a group of cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutcomeCounts {
     pub n: usize,
@@ -40,6 +41,7 @@ impl OutcomeCounts {
 
 /// One row of the level-vs-outcome table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LevelRow {
     pub level: Level,
@@ -51,6 +53,7 @@ pub struct LevelRow {
 
 /// Recomputed and recorded levels against golden outcomes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LevelTable {
     /// One row per level, best first.

@@ -40,6 +40,7 @@ const UNLINKED_SHOWN: usize = 5;
 
 /// The whole calibration under one configuration (`calibration.json`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Calibration {
     /// The global configuration the figures are computed under.
@@ -60,6 +61,7 @@ pub struct Calibration {
 
 /// Cases no trace answers, and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Unlinked {
     pub count: usize,
@@ -70,6 +72,7 @@ pub struct Unlinked {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UnlinkedCase {
     pub case_id: String,
@@ -78,6 +81,7 @@ pub struct UnlinkedCase {
 
 /// The current and the baseline calibration, side by side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CalibrationComparison {
     pub current: Calibration,

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 /// One setting a suggestion changes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SettingChange {
     /// The camelCase key of contract section 2.
@@ -23,6 +24,7 @@ pub struct SettingChange {
 
 /// A suggested setting with the figures that justify it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
     /// `youden`, `f1`, `distanceCut` or `monotoneLevels`.

@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 /// One candidate: its status now and the nearest changes that flip it.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CandidateExplanation<'a> {
     /// 0-based position in the trace's input list (the block's `inputIndex`).
@@ -216,6 +217,20 @@ impl Serialize for CandidateList {
             seq.serialize_element(&c)?;
         }
         seq.end()
+    }
+}
+
+/// A list of its views.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for CandidateList {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CandidateList".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        Vec::<CandidateExplanation<'static>>::json_schema(generator)
     }
 }
 

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 /// Why a case was or was not found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Cause {
     /// No trace matched the case.

@@ -145,6 +145,35 @@ impl Serialize for Change {
     }
 }
 
+/// One or two settings by their camelCase names, each with a value of its kind (the
+/// page's switch is never a change).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Change {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SettingsChange".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use crate::config::SettingKind;
+        let mut properties = serde_json::Map::new();
+        for key in SettingKey::ALL {
+            let value = match key.kind() {
+                SettingKind::Number => f64::json_schema(generator),
+                SettingKind::Count => usize::json_schema(generator),
+                SettingKind::HybridQuality => generator.subschema_for::<HybridQuality>(),
+                SettingKind::Switch => continue,
+            };
+            properties.insert(key.name().to_owned(), value.into());
+        }
+        schemars::json_schema!({
+            "type": "object",
+            "properties": properties,
+            "additionalProperties": false,
+            "minProperties": 1,
+            "maxProperties": 2,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,6 +40,7 @@ use std::sync::Arc;
 
 /// `explain.json`: every trace's and case's counterfactuals under one configuration.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
     /// Defaults plus the user's settings.
@@ -88,8 +89,35 @@ impl Serialize for TraceExplanation {
     }
 }
 
+/// The schema of the hand-written serialisation above, key for key.
+#[cfg(feature = "schema")]
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct TraceExplanationShape {
+    index: usize,
+    request_id: Option<String>,
+    level: Level,
+    low_quality: bool,
+    level_if: Vec<LevelIf>,
+    low_quality_if: Vec<LowQualityIf>,
+    reason: Option<String>,
+    candidates: CandidateList,
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for TraceExplanation {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TraceExplanation".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        TraceExplanationShape::json_schema(generator)
+    }
+}
+
 /// A change and the level the trace then has.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LevelIf {
     pub set: Change,
@@ -98,6 +126,7 @@ pub struct LevelIf {
 
 /// A change and the `lowQuality` the trace then has.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LowQualityIf {
     pub set: Change,
@@ -106,6 +135,7 @@ pub struct LowQualityIf {
 
 /// A change, alone.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SetIf {
     pub set: Change,
@@ -113,6 +143,7 @@ pub struct SetIf {
 
 /// One golden case: why it was or was not found, and what finds it.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CaseExplanation {
     pub case_id: String,
@@ -133,6 +164,7 @@ pub struct CaseExplanation {
 
 /// A change that finds a case, and the hit level it then has.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FoundIf {
     pub set: Change,
@@ -141,6 +173,7 @@ pub struct FoundIf {
 
 /// The batch: causes counted, and what each change among the cases' fixes does.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ExplainSummary {
     pub traces: usize,
@@ -154,6 +187,7 @@ pub struct ExplainSummary {
 
 /// One change applied to the whole batch.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ChangeImpact {
     pub set: Change,

@@ -294,6 +294,20 @@ impl Serialize for SetIfList {
     }
 }
 
+/// A list of its changes, as a `Vec<SetIf>` would be.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for SetIfList {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SetIfList".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        Vec::<super::SetIf>::json_schema(generator)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

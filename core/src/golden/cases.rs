@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 /// One golden case: what a good retrieval for `query` must bring back.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GoldenCase {
     pub case_id: String,
@@ -22,6 +23,7 @@ pub struct GoldenCase {
 /// The parsed cases file: the cases in file order plus non-fatal findings
 /// (duplicate caseIds, expectations that can never match, ...).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CaseSet {
     pub cases: Vec<GoldenCase>,

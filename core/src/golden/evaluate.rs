@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 /// One analysed trace, as the evaluator sees it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RunTrace {
     /// The trace's display name (`requestId` or `#<position>`).
@@ -25,6 +26,7 @@ pub struct RunTrace {
 
 /// One accepted block.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RunBlock {
     pub doc_id: String,
@@ -129,6 +131,7 @@ pub(crate) fn push_normalized(out: &mut String, text: &str) {
 
 /// The ranking metrics of one case at cut-off `k`.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RankingMetrics {
     pub recall: f64,

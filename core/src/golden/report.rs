@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum GoldenLevel {
     Strong,
@@ -39,6 +40,7 @@ impl GoldenLevel {
 
 /// How a case found its trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum LinkedBy {
     #[serde(rename = "caseId")]
     CaseId,
@@ -48,10 +50,13 @@ pub enum LinkedBy {
 
 /// `report.json` (contract section 6), plus `unlinkedTraces` and `diagnostics`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GoldenReport {
     /// The effective configuration; `evaluate` leaves an empty object for the
-    /// caller to fill (the evaluator does not know the configuration type).
+    /// caller to fill (the evaluator does not know the configuration type); every
+    /// shell fills it with the [`Config`](crate::Config) it evaluated under.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::config::Config"))]
     pub config: Value,
     pub summary: GoldenSummary,
     pub cases: Vec<CaseReport>,
@@ -63,6 +68,7 @@ pub struct GoldenReport {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GoldenSummary {
     pub cases: usize,
@@ -75,6 +81,7 @@ pub struct GoldenSummary {
 
 /// Always all four keys, zero included, so a reader can index it blindly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LevelCounts {
     pub strong: usize,
     pub medium: usize,
@@ -95,6 +102,7 @@ impl LevelCounts {
 
 /// One case's verdict and the evidence behind it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CaseReport {
     pub case_id: String,

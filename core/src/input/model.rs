@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 /// Which shape a trace came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TraceKind {
     RerankTrace,
     LookupResult,
@@ -281,6 +282,7 @@ pub(crate) fn hot_of(candidates: &[Candidate], order: &[usize]) -> Vec<Hot> {
 
 /// What one document contributed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DocumentSummary {
     pub source: String,

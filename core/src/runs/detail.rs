@@ -7,6 +7,7 @@ use serde_json::Value;
 
 /// One accepted block of one side of a pair.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AcceptedItem {
     pub doc_id: String,
@@ -18,6 +19,7 @@ pub struct AcceptedItem {
 /// A document only one side accepted: its rank among that side's distinct documents
 /// (1-based), its first block's accepted rank and quality.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OnlyOneSide {
     pub doc_id: String,
@@ -28,6 +30,7 @@ pub struct OnlyOneSide {
 
 /// A configuration key whose effective value differs between the two traces.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigDifference {
     pub key: String,
@@ -37,6 +40,7 @@ pub struct ConfigDifference {
 
 /// One pair with its names and lists (built when read).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PairDetail {
     pub name_a: String,

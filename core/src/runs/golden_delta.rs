@@ -26,6 +26,7 @@ pub(crate) const TIE_TOLERANCE: f64 = 1e-12;
 
 /// One case of one evaluation: what the comparison reads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CaseScore {
     pub case_id: String,
@@ -55,6 +56,7 @@ pub fn case_scores(report: &GoldenReport) -> Vec<CaseScore> {
 
 /// A saved report.json that is not one `ragtrace eval` writes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BaselineError {
     /// JSON pointer of the offending value ("" is the whole document).
@@ -158,6 +160,7 @@ pub fn baseline_scores(value: &Value) -> Result<Vec<CaseScore>, BaselineError> {
 
 /// One value of a case in both runs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ValuePair {
     pub a: f64,
@@ -168,6 +171,7 @@ pub struct ValuePair {
 
 /// One case present in both evaluations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CaseDelta {
     pub case_id: String,
@@ -182,6 +186,7 @@ pub struct CaseDelta {
 
 /// One metric over the cases both evaluations have.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetricSummary {
     pub metric: &'static str,
@@ -200,6 +205,7 @@ pub struct MetricSummary {
 
 /// The tests of one metric's paired differences `b - a`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Significance {
     /// Two-sided sign-flip randomisation test.
@@ -217,14 +223,17 @@ pub struct Significance {
 
 /// How the significance is computed; the defaults are the documented ones.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SignificanceOptions {
     pub permutations: usize,
     /// Written as hex text: JSON readers in JavaScript would round a 64-bit number.
     #[serde(serialize_with = "hex_seed")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub permutation_seed: u64,
     pub resamples: usize,
     #[serde(serialize_with = "hex_seed")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub bootstrap_seed: u64,
     pub confidence: f64,
 }
@@ -247,6 +256,7 @@ impl Default for SignificanceOptions {
 
 /// The golden comparison of two evaluations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GoldenComparison {
     /// Cases present in both, in B's order.
@@ -416,6 +426,7 @@ pub fn add_significance(comparison: &mut GoldenComparison, options: &Significanc
 
 /// When a comparison fails a CI gate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum FailOn {
     /// A case's golden level dropped.
@@ -494,6 +505,7 @@ pub fn golden_gate(comparison: &GoldenComparison, fail_on: FailOn) -> Option<Str
 
 /// report.json with the comparison against a baseline (`ragtrace eval --baseline`).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReportWithComparison<'a> {
     #[serde(flatten)]

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 /// The options of a comparison (not knobs of the analysis: they change no trace).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CompareOptions {
     /// RBO's persistence: the weight of depth d is proportional to p^(d-1); 0.9 puts
@@ -38,6 +39,7 @@ impl CompareOptions {
 
 /// One pair of traces, numbers only (no string is copied).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PairComparison {
     /// Index into run A's `Analysis::traces`.
@@ -83,6 +85,7 @@ impl PairComparison {
 
 /// A summary of numbers in [0, 1].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Distribution {
     /// Pairs that have the number (it is undefined for some).
@@ -114,6 +117,7 @@ impl Distribution {
 
 /// The batch numbers of a group of pairs (all of them, or those of one mode pair).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GroupSummary {
     /// `all`, or a mode pair such as `dense->hybrid`.
@@ -134,6 +138,7 @@ pub struct GroupSummary {
 
 /// The comparison of two analysed runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RunComparison {
     pub options: CompareOptions,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 /// What two traces were paired by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum PairedBy {
     #[serde(rename = "caseId")]
     CaseId,
@@ -43,8 +44,36 @@ impl Serialize for ModePair {
     }
 }
 
+/// Written as its label.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for ModePair {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ModePair".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let modes = [
+            Some(CanonicalLabel::Dense),
+            Some(CanonicalLabel::Hybrid),
+            None,
+        ];
+        let labels: Vec<String> = modes
+            .iter()
+            .flat_map(|&a| modes.iter().map(move |&b| ModePair { a, b }.label()))
+            .collect();
+        schemars::json_schema!({
+            "type": "string",
+            "description": "The modes of the pair's two traces, e.g. `dense->hybrid`.",
+            "enum": labels,
+        })
+    }
+}
+
 /// A trace of one run that no trace of the other run pairs with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UnpairedTrace {
     /// Index into its run's `Analysis::traces`.
@@ -56,6 +85,7 @@ pub struct UnpairedTrace {
 
 /// Two traces paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Link {
     /// Index into run A's traces.
@@ -68,6 +98,7 @@ pub struct Link {
 /// Which traces of two runs pair, with what a comparison reads of them that no setting
 /// changes. Depends on the input only: made once per pair of loaded batches.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Pairing {
     /// In run A's order.

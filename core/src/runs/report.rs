@@ -10,6 +10,7 @@ use serde::Serialize;
 /// `compare.json`: the comparison with every pair's detail, and the golden deltas when
 /// cases were given.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CompareReport {
     /// The shape of this object; raised when a key changes meaning.
@@ -30,6 +31,7 @@ pub struct CompareReport {
 
 /// Trace counts of the two runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RunSizes {
     pub traces_a: usize,

@@ -8,6 +8,7 @@ mod compare;
 mod explain;
 mod merge;
 mod read;
+mod schema;
 
 use clap::{Args, Parser, Subcommand};
 use ragtrace_core::{
@@ -53,6 +54,9 @@ enum Command {
     /// For every candidate, level and golden case, the least change of settings that
     /// flips it; write explain.json and explain.md.
     Explain(explain::ExplainArgs),
+    /// Print the JSON Schema of an output (analysis, report, compare, calibration,
+    /// explain, partial).
+    Schema(schema::SchemaArgs),
 }
 
 #[derive(Args)]
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run_compare(args),
         Command::Merge(args) => merge::run_merge(args),
         Command::Explain(args) => explain::run(args),
+        Command::Schema(args) => schema::run(args),
     }
 }
 

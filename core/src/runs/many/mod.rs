@@ -36,6 +36,7 @@ pub const MOST_RUNS: usize = 26;
 /// Why runs cannot be compared: where (a JSON pointer into the runs given, e.g.
 /// `/runs/2/name`) and what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ManyRunError {
     pub path: String,
@@ -59,6 +60,7 @@ fn error(path: impl Into<String>, message: impl Into<String>) -> ManyRunError {
 
 /// A case some runs answered and others did not (no trace linked to it there).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PartialCase {
     pub case_id: String,
@@ -521,6 +523,7 @@ impl ManyRunTest {
 
 /// One metric over the runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ManyRunMetric {
     pub metric: &'static str,
@@ -542,6 +545,7 @@ pub struct ManyRunMetric {
 
 /// The randomised Tukey HSD test of one metric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TukeyHsd {
     /// `p[i][j]`: the p-value of runs i and j (1 on the diagonal).
@@ -550,6 +554,7 @@ pub struct TukeyHsd {
 
 /// How many cases the comparison rests on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ManyRunCases {
     /// Answered by every run: the cases the statistics use.
@@ -562,6 +567,7 @@ pub struct ManyRunCases {
 
 /// The comparison of many runs (`compare.json` of `ragtrace compare --run ...`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ManyRunComparison {
     /// The shape of this object; raised when a key changes meaning.
