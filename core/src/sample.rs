@@ -1245,6 +1245,11 @@ mod tests {
             }
             let beyond = format!("retrieval.documents.{}.document.id", candidates.len());
             assert!(attribute(outer, &beyond).is_none());
+            // Four per document and five more: 125 at 30 documents, within
+            // OpenTelemetry's default limit of 128 attributes a span.
+            let attributes = outer["attributes"].as_array().map_or(0, Vec::len);
+            assert_eq!(attributes, 4 * candidates.len() + 5);
+            assert!(outer.get("droppedAttributesCount").is_none());
         }
     }
 }
