@@ -523,6 +523,515 @@ pub fn generate_many_runs(
     )
 }
 
+/// Passages of the kind real chunks hold, mixed the way a real corpus mixes them:
+/// prose with punctuation and "quotes", Windows paths and regular expressions with
+/// backslashes, code with tabs, several languages (accented Latin, CJK) and emoji.
+/// Every one needs some escaping or multi-byte UTF-8 in JSON, as real text does.
+const PASSAGES: &[&str] = &[
+    "If the gateway answers \"504 Gateway Timeout\", raise `proxy_read_timeout` to 60 s; the default (30 s) is too short for batch exports.",
+    "Logs live in C:\\ProgramData\\Gateway\\logs\\gateway.log on Windows hosts and in /var/log/gateway/ elsewhere.",
+    "The pattern ^\\d{4}-\\d{2}-\\d{2}$ matches an ISO date; escape the dot as \\. when you match file names.",
+    "\tif retries > max_retries:\n\t\traise TimeoutError(\"payment callback did not arrive\")\n\treturn backoff * 2",
+    "Le délai d'attente du résolveur est dépassé : vérifiez « upstream.conf » et redémarrez le service (coût : ~2 min).",
+    "Die Größe des Puffers überschreitet das Limit; bitte prüfen Sie die Einstellung „max_buffer“ und starten Sie neu.",
+    "La conexión falló después de tres reintentos — revisa el certificado y la zona horaria (UTC−3, São Paulo).",
+    "支付回调超时后，系统会在五分钟内自动重试；若仍失败，请检查网关证书是否过期。",
+    "キャッシュの有効期限は２４時間です。「再試行」ボタンを押す前に、ログを確認してください。",
+    "결제 콜백이 실패하면 대기열에서 다시 시도합니다. 인증서 만료 여부를 확인하세요.",
+    "Status board: ✅ healthy, ⚠️ degraded, 🔥 paging on-call — the 📊 dashboard refreshes every 30 s.",
+    "- Step 1: run `kubectl get pods -n payments`\n- Step 2: describe the pod that says \"CrashLoopBackOff\"\n- Step 3: read its events",
+    "Set the config to {\"timeout\": 30, \"retry\": {\"max\": 5, \"jitter\": true}} and reload; no restart is needed.",
+    "A replica lags when its WAL apply rate falls below the primary's write rate: watch `pg_stat_replication.replay_lag`.",
+    "Eviction starts at maxmemory × 0.9; with allkeys-lru the oldest session keys go first, which logs users out 😬.",
+    "Quote the path: \"C:\\Program Files\\Ragtrace\\bin\\ragtrace.exe\" analyze --summary traces.jsonl",
+    "Résumé of the incident: the naïve retry loop hammered the café's POS API — 1 200 calls in 3 s, all \"429 Too Many Requests\".",
+    "订单对账每天凌晨两点运行（UTC+8）。差异超过 0.5% 时会发送告警 📣 给值班人员。",
+    "Rotate the certificate before it expires: `openssl x509 -enddate -noout -in cert.pem` prints \"notAfter=…\".",
+    "Backups run at 02:00; a restore takes ~40 min for 120 GB. Test one every quarter, or it is not a backup.",
+    "Use a tab-separated export:\tid\tstatus\tlatency_ms\n\t42\tok\t118\n\t43\ttimeout\t30000",
+    "The index has 12 shards × 2 replicas; a shard over 50 GB slows merges, so split it before it gets there.",
+    "Ошибка «connection reset by peer» означает, что сервер закрыл соединение; проверьте keep-alive.",
+    "Ne pas confondre « délai » et « latence » : le premier est une limite, la seconde une mesure. 🙂",
+];
+
+/// Titles and breadcrumb sections of the real-shaped documents.
+const TOPICS: &[(&str, &str)] = &[
+    ("payments-gateway", "Payments gateway runbook"),
+    ("redis-eviction", "Redis eviction and memory"),
+    ("k8s-pods", "Kubernetes pod troubleshooting"),
+    ("certificates", "TLS certificate rotation"),
+    ("backups", "Backup and restore"),
+    ("search-shards", "Search index sharding"),
+    ("zahlungen", "Zahlungsabwicklung – Handbuch"),
+    ("paiements", "Paiements : guide d'exploitation"),
+    ("zhifu-huidiao", "支付回调处理手册"),
+    ("replication", "Database replication"),
+];
+
+const SECTIONS: &[&str] = &[
+    "Overview",
+    "Timeouts",
+    "Retries",
+    "Monitoring",
+    "Limits",
+    "Rollback",
+    "FAQ",
+    "Dépannage",
+    "常见问题",
+];
+
+const QUESTIONS: &[&str] = &[
+    "Why does the payment callback time out after 30 s?",
+    "How do I rotate the gateway's TLS certificate without downtime?",
+    "What does \"CrashLoopBackOff\" mean for the payments pod?",
+    "Where are the gateway logs on Windows (C:\\ProgramData)?",
+    "支付回调超时怎么办？",
+    "Warum überschreitet der Puffer das Limit?",
+    "Comment vérifier le délai du résolveur ?",
+    "How long does a restore of 120 GB take?",
+    "Which Redis keys are evicted first under allkeys-lru?",
+    "How do I tell replication lag from a stuck replica? 🤔",
+];
+
+/// `chars` characters (not bytes) of passages, run together with spaces, line breaks
+/// and paragraph breaks, cut at exactly `chars`.
+fn chunk_text(rng: &mut Rng, chars: usize) -> String {
+    let mut text = String::new();
+    let mut count = 0;
+    while count < chars {
+        if count > 0 {
+            let gap = match rng.below(6) {
+                0 => "\n\n",
+                1 => "\n",
+                _ => " ",
+            };
+            text.push_str(gap);
+            count += gap.len();
+        }
+        let passage = PASSAGES[rng.below(PASSAGES.len() as u64) as usize];
+        text.push_str(passage);
+        count += passage.chars().count();
+    }
+    text.chars().take(chars).collect()
+}
+
+fn hex(rng: &mut Rng, digits: usize) -> String {
+    let mut out = String::with_capacity(digits);
+    while out.len() < digits {
+        out.push_str(&format!("{:016x}", rng.next()));
+    }
+    out.truncate(digits);
+    out
+}
+
+/// One retrieved chunk of a real-shaped retrieval.
+struct RealHit {
+    /// `<stem>#<chunk>`: the instrumentor's `document.id` and the native evidence key.
+    id: String,
+    file_name: String,
+    title: String,
+    breadcrumb: String,
+    chunk_index: u64,
+    content: String,
+    /// L2 distance: rises along the rank.
+    distance: f64,
+}
+
+/// One retrieval of the real-shaped batch, before it is written either way.
+struct RealRetrieval {
+    case_id: String,
+    query: String,
+    trace_id: String,
+    /// Outer RETRIEVER (the documents), inner RETRIEVER, the embedding span and the
+    /// embedding's inner span: the nesting LlamaIndex's instrumentor records.
+    span_ids: [String; 4],
+    start_nanos: u64,
+    embedding: Vec<f64>,
+    hits: Vec<RealHit>,
+}
+
+/// Dimensions of the query embedding on the EMBEDDING span, as in the span fixtures.
+const EMBEDDING_DIMENSIONS: usize = 128;
+
+fn real_retrieval(rng: &mut Rng, index: usize) -> RealRetrieval {
+    let query = QUESTIONS[rng.below(QUESTIONS.len() as u64) as usize].to_owned();
+    let trace_id = hex(rng, 32);
+    let span_ids = [hex(rng, 16), hex(rng, 16), hex(rng, 16), hex(rng, 16)];
+    let start_nanos = 1_796_511_621_000_000_000 + index as u64 * 1_000_000_000 + rng.below(1 << 20);
+    let mut embedding: Vec<f64> = (0..EMBEDDING_DIMENSIONS)
+        .map(|_| if rng.chance(20) { rng.unit() } else { 0.0 })
+        .collect();
+    let norm = embedding.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if norm > 0.0 {
+        embedding.iter_mut().for_each(|x| *x /= norm);
+    }
+    let count = 5 + rng.below(26) as usize;
+    let mut distance = 0.2 + rng.unit() * 0.4;
+    let hits = (0..count)
+        .map(|_| {
+            let (stem, title) = TOPICS[rng.below(TOPICS.len() as u64) as usize];
+            let file_name = format!("{stem}-{}.md", rng.below(400));
+            let chunk_index = rng.below(40);
+            let section = SECTIONS[rng.below(SECTIONS.len() as u64) as usize];
+            let chars = 200 + rng.below(1_801) as usize;
+            // Strictly rising: a tie would make the rank order ambiguous.
+            distance += 0.001 + rng.unit() * 0.06;
+            RealHit {
+                id: format!("{}#{chunk_index}", file_name.trim_end_matches(".md")),
+                file_name,
+                title: title.to_owned(),
+                breadcrumb: format!("{title} > {section}"),
+                chunk_index,
+                content: chunk_text(rng, chars),
+                distance,
+            }
+        })
+        .collect();
+    RealRetrieval {
+        case_id: format!("real-{index:05}"),
+        query,
+        trace_id,
+        span_ids,
+        start_nanos,
+        embedding,
+        hits,
+    }
+}
+
+fn real_retrievals(trace_count: usize, seed: u64) -> impl Iterator<Item = RealRetrieval> {
+    let mut rng = Rng(seed ^ 0x7265_616C_7368_6170);
+    (0..trace_count).map(move |i| real_retrieval(&mut rng, i + 1))
+}
+
+/// A native RerankTrace of the real-shaped batch, fields in the order users write them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NativeRealTrace<'a> {
+    kind: &'static str,
+    request_id: String,
+    case_id: &'a str,
+    query: &'a str,
+    mode: &'static str,
+    candidates: Vec<NativeRealCandidate<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NativeRealCandidate<'a> {
+    evidence_key: &'a str,
+    doc_id: &'a str,
+    chunk_index: u64,
+    original_rank: usize,
+    score: f64,
+    title: &'a str,
+    breadcrumb: &'a str,
+    excerpt: &'a str,
+}
+
+impl RealRetrieval {
+    /// The native trace of the same retrieval as the span fixtures pair them
+    /// (`scores-native-l2.jsonl`): `requestId` is `<traceId>/<spanId>` of the span
+    /// with the documents, `docId` the metadata's `file_name`, `score` the distance.
+    fn native(&self) -> String {
+        let trace = NativeRealTrace {
+            kind: "RerankTrace",
+            request_id: format!("{}/{}", self.trace_id, self.span_ids[0]),
+            case_id: &self.case_id,
+            query: &self.query,
+            mode: "dense",
+            candidates: self
+                .hits
+                .iter()
+                .enumerate()
+                .map(|(i, hit)| NativeRealCandidate {
+                    evidence_key: &hit.id,
+                    doc_id: &hit.file_name,
+                    chunk_index: hit.chunk_index,
+                    original_rank: i + 1,
+                    score: hit.distance,
+                    title: &hit.title,
+                    breadcrumb: &hit.breadcrumb,
+                    excerpt: &hit.content,
+                })
+                .collect(),
+        };
+        serde_json::to_string(&trace).unwrap_or_default()
+    }
+
+    /// The same retrieval as one OTLP JSON export line, shaped like LlamaIndex's
+    /// OpenInference instrumentor writes it (`tests/fixtures/otel/llamaindex-cosine.jsonl`):
+    /// the spans in the order they end (embedding's inner span, embedding, inner
+    /// RETRIEVER without documents, outer RETRIEVER with them).
+    fn otlp(&self) -> String {
+        let [outer, inner, embedding, embedding_inner] = &self.span_ids;
+        let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+        let metadata = kv(
+            "metadata",
+            AnyValue::String(format!("{{\"caseId\": {}}}", quoted(&self.case_id))),
+        );
+        let embedding_input = format!("{{\"query\": {}}}", quoted(&self.query));
+        let nodes: Vec<String> = self
+            .hits
+            .iter()
+            .map(|hit| {
+                quoted(&format!(
+                    "<NodeWithScore(node=TextNode(id_={}), score={})>",
+                    hit.id,
+                    json!(hit.distance)
+                ))
+            })
+            .collect();
+        let output = format!("[{}]", nodes.join(", "));
+        let output_attributes = || {
+            [
+                kv("output.value", AnyValue::String(output.clone())),
+                kv(
+                    "output.mime_type",
+                    AnyValue::String("application/json".into()),
+                ),
+            ]
+        };
+        let kind = |kind: &str| kv("openinference.span.kind", AnyValue::String(kind.into()));
+        let json_input = |text: String| {
+            [
+                kv("input.value", AnyValue::String(text)),
+                kv(
+                    "input.mime_type",
+                    AnyValue::String("application/json".into()),
+                ),
+            ]
+        };
+        let model = || kv("embedding.model_name", AnyValue::String("unknown".into()));
+        let t0 = self.start_nanos;
+
+        let mut embedding_inner_attributes = vec![metadata.clone(), model()];
+        embedding_inner_attributes.extend(json_input(embedding_input.clone()));
+        embedding_inner_attributes.push(kind("EMBEDDING"));
+
+        let mut embedding_attributes = vec![metadata.clone(), model()];
+        embedding_attributes.extend(json_input(embedding_input));
+        embedding_attributes.push(kv(
+            "embedding.embeddings.0.embedding.text",
+            AnyValue::String(self.query.clone()),
+        ));
+        embedding_attributes.push(kv(
+            "embedding.embeddings.0.embedding.vector",
+            AnyValue::Array(ArrayValue {
+                values: self
+                    .embedding
+                    .iter()
+                    .map(|&x| AnyValue::Double(x))
+                    .collect(),
+            }),
+        ));
+        embedding_attributes.push(kind("EMBEDDING"));
+
+        let mut inner_attributes = vec![metadata.clone()];
+        inner_attributes.extend(json_input(format!(
+            "{{\"query_bundle\": {{\"query_str\": {}, \"image_path\": null, \"custom_embedding_strs\": null, \"embedding\": null}}}}",
+            quoted(&self.query)
+        )));
+        inner_attributes.extend(output_attributes());
+        inner_attributes.push(kind("RETRIEVER"));
+
+        let mut outer_attributes = vec![
+            metadata,
+            kv("input.value", AnyValue::String(self.query.clone())),
+        ];
+        for (i, hit) in self.hits.iter().enumerate() {
+            let key = |field: &str| format!("retrieval.documents.{i}.document.{field}");
+            outer_attributes.push(kv(&key("id"), AnyValue::String(hit.id.clone())));
+            outer_attributes.push(kv(&key("content"), AnyValue::String(hit.content.clone())));
+            outer_attributes.push(kv(&key("score"), AnyValue::Double(hit.distance)));
+            outer_attributes.push(kv(
+                &key("metadata"),
+                AnyValue::String(format!(
+                    "{{\"file_name\": {}, \"title\": {}, \"breadcrumb\": {}, \"chunk_index\": {}}}",
+                    quoted(&hit.file_name),
+                    quoted(&hit.title),
+                    quoted(&hit.breadcrumb),
+                    hit.chunk_index
+                )),
+            ));
+        }
+        outer_attributes.extend(output_attributes());
+        outer_attributes.push(kind("RETRIEVER"));
+
+        let span = |id: &String,
+                    parent: Option<&String>,
+                    name: &str,
+                    from: u64,
+                    to: u64,
+                    attributes: Vec<KeyValue>| OtlpSpan {
+            trace_id: self.trace_id.clone(),
+            span_id: id.clone(),
+            parent_span_id: parent.cloned(),
+            name: name.to_owned(),
+            kind: 1,
+            start_time_unix_nano: (t0 + from).to_string(),
+            end_time_unix_nano: (t0 + to).to_string(),
+            attributes,
+            status: OtlpStatus { code: 1 },
+            flags: 256,
+        };
+        let spans = vec![
+            span(
+                embedding_inner,
+                Some(embedding),
+                "TrigramEmbedding._get_query_embedding",
+                692_000,
+                856_000,
+                embedding_inner_attributes,
+            ),
+            span(
+                embedding,
+                Some(inner),
+                "TrigramEmbedding.get_query_embedding",
+                550_000,
+                972_000,
+                embedding_attributes,
+            ),
+            span(
+                inner,
+                Some(outer),
+                "VectorIndexRetriever._retrieve",
+                377_000,
+                1_751_000,
+                inner_attributes,
+            ),
+            span(
+                outer,
+                None,
+                "VectorIndexRetriever.retrieve",
+                0,
+                2_007_000,
+                outer_attributes,
+            ),
+        ];
+        let resource = |key: &str, value: &str| kv(key, AnyValue::String(value.to_owned()));
+        let line = OtlpLine {
+            resource_spans: [OtlpResourceSpans {
+                resource: OtlpResource {
+                    attributes: vec![
+                        resource("telemetry.sdk.language", "python"),
+                        resource("telemetry.sdk.name", "opentelemetry"),
+                        resource("telemetry.sdk.version", "1.45.2"),
+                        resource("service.instance.id", "generate-batch"),
+                        resource("service.name", "ragtrace-real-shaped"),
+                    ],
+                },
+                scope_spans: [OtlpScopeSpans {
+                    scope: OtlpScope {
+                        name: "openinference.instrumentation.llama_index",
+                        version: "4.6.1",
+                    },
+                    spans,
+                }],
+            }],
+        };
+        serde_json::to_string(&line).unwrap_or_default()
+    }
+}
+
+fn kv(key: &str, value: AnyValue) -> KeyValue {
+    KeyValue {
+        key: key.to_owned(),
+        value,
+    }
+}
+
+// The OTLP/JSON encoding (field names in lowerCamelCase, 64-bit integers as strings),
+// typed so the fields come out in the exporter's order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OtlpLine {
+    resource_spans: [OtlpResourceSpans; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OtlpResourceSpans {
+    resource: OtlpResource,
+    scope_spans: [OtlpScopeSpans; 1],
+}
+
+#[derive(Serialize)]
+struct OtlpResource {
+    attributes: Vec<KeyValue>,
+}
+
+#[derive(Serialize)]
+struct OtlpScopeSpans {
+    scope: OtlpScope,
+    spans: Vec<OtlpSpan>,
+}
+
+#[derive(Serialize)]
+struct OtlpScope {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OtlpSpan {
+    trace_id: String,
+    span_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent_span_id: Option<String>,
+    name: String,
+    kind: u8,
+    start_time_unix_nano: String,
+    end_time_unix_nano: String,
+    attributes: Vec<KeyValue>,
+    status: OtlpStatus,
+    flags: u32,
+}
+
+#[derive(Serialize)]
+struct OtlpStatus {
+    code: u8,
+}
+
+#[derive(Serialize, Clone)]
+struct KeyValue {
+    key: String,
+    value: AnyValue,
+}
+
+#[derive(Serialize, Clone)]
+enum AnyValue {
+    #[serde(rename = "stringValue")]
+    String(String),
+    #[serde(rename = "doubleValue")]
+    Double(f64),
+    #[serde(rename = "arrayValue")]
+    Array(ArrayValue),
+}
+
+#[derive(Serialize, Clone)]
+struct ArrayValue {
+    values: Vec<AnyValue>,
+}
+
+/// Real-shaped traces as native RerankTrace JSON Lines (one trace per line, without
+/// the line end): what a RAG stack that records each chunk's whole text writes.
+/// Each trace has 5 to 30 candidates; each chunk 200 to 2,000 characters of prose,
+/// code, paths and regular expressions (quotes, backslashes, newlines and tabs that
+/// JSON escapes), several languages (accented Latin, CJK) and emoji; distances rise
+/// along the rank. Made one trace at a time, like [`generate_batch_lines`].
+pub fn generate_real_batch_lines(trace_count: usize, seed: u64) -> impl Iterator<Item = String> {
+    real_retrievals(trace_count, seed).map(|retrieval| retrieval.native())
+}
+
+/// The traces of [`generate_real_batch_lines`] with the same arguments, as OTLP JSON
+/// export lines (one `{"resourceSpans": [...]}` per line): each retrieval an
+/// OpenInference RETRIEVER span with `retrieval.documents.<i>.document.*` attributes,
+/// inside the resource, scope and span nesting of LlamaIndex's instrumentor.
+pub fn generate_real_otlp_lines(trace_count: usize, seed: u64) -> impl Iterator<Item = String> {
+    real_retrievals(trace_count, seed).map(|retrieval| retrieval.otlp())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,5 +1087,169 @@ mod tests {
             .filter(|c| c.trace_name.is_some())
             .count();
         assert_eq!(linked, 100);
+    }
+
+    /// Same seed, same bytes, both ways; another seed, other bytes.
+    #[test]
+    fn real_shaped_lines_are_deterministic() {
+        let native: Vec<String> = generate_real_batch_lines(20, 5).collect();
+        let otlp: Vec<String> = generate_real_otlp_lines(20, 5).collect();
+        assert_eq!(native, generate_real_batch_lines(20, 5).collect::<Vec<_>>());
+        assert_eq!(otlp, generate_real_otlp_lines(20, 5).collect::<Vec<_>>());
+        assert_ne!(native, generate_real_batch_lines(20, 6).collect::<Vec<_>>());
+        assert_eq!((native.len(), otlp.len()), (20, 20));
+    }
+
+    /// Candidates per trace, chunk lengths, rising distances and the characters JSON
+    /// must escape or encode as multi-byte UTF-8, over 300 traces; and ragtrace reads
+    /// the native lines without a diagnostic.
+    #[test]
+    fn real_shaped_traces_have_the_sizes_and_characters_asked_for() {
+        let lines: Vec<String> = generate_real_batch_lines(300, 11).collect();
+        let (mut fewest, mut most) = (usize::MAX, 0);
+        let (mut shortest, mut longest) = (usize::MAX, 0);
+        let mut chunks = 0;
+        // Chunks holding: a quote, a backslash, a newline, a tab, accented Latin,
+        // CJK, an emoji.
+        let mut holding = [0usize; 7];
+        for line in &lines {
+            let trace: Value = serde_json::from_str(line).unwrap_or_default();
+            let candidates = trace["candidates"].as_array().cloned().unwrap_or_default();
+            fewest = fewest.min(candidates.len());
+            most = most.max(candidates.len());
+            let scores: Vec<f64> = candidates
+                .iter()
+                .filter_map(|c| c["score"].as_f64())
+                .collect();
+            assert_eq!(scores.len(), candidates.len());
+            assert!(scores.windows(2).all(|w| w[0] < w[1]), "{scores:?}");
+            for candidate in &candidates {
+                let text = candidate["excerpt"].as_str().unwrap_or_default();
+                let length = text.chars().count();
+                shortest = shortest.min(length);
+                longest = longest.max(length);
+                chunks += 1;
+                let classes = [
+                    text.contains('"'),
+                    text.contains('\\'),
+                    text.contains('\n'),
+                    text.contains('\t'),
+                    text.chars().any(|c| matches!(c, 'À'..='ɏ')),
+                    text.chars()
+                        .any(|c| matches!(c, '\u{3040}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}')),
+                    text.chars().any(|c| c >= '\u{1F300}'),
+                ];
+                for (count, present) in holding.iter_mut().zip(classes) {
+                    *count += usize::from(present);
+                }
+            }
+        }
+        assert_eq!((fewest, most), (5, 30));
+        assert!(shortest >= 200 && longest <= 2_000, "{shortest}..{longest}");
+        assert!(shortest < 250 && longest > 1_950, "{shortest}..{longest}");
+        // Every kind of character in most chunks, not in a few.
+        for (class, count) in holding.iter().enumerate() {
+            assert!(
+                count * 2 > chunks,
+                "class {class}: {count} of {chunks} chunks"
+            );
+        }
+        let batch = crate::input::parse_document("real", &lines.join("\n"));
+        assert!(batch.errors.is_empty(), "{:?}", batch.errors);
+        assert_eq!(batch.traces.len(), 300);
+        assert_eq!(batch.candidate_count(), chunks);
+    }
+
+    fn attribute<'a>(span: &'a Value, key: &str) -> Option<&'a Value> {
+        span["attributes"]
+            .as_array()?
+            .iter()
+            .find(|a| a["key"] == key)
+            .map(|a| &a["value"])
+    }
+
+    /// Each OTLP line is one JSON object with the instrumentor's nesting, and its
+    /// outer RETRIEVER span holds the native trace's candidates, in rank order.
+    #[test]
+    fn real_shaped_otlp_lines_are_the_same_retrievals_as_spans() {
+        let is_hex = |text: &str, digits: usize| {
+            text.len() == digits && text.bytes().all(|b| b.is_ascii_hexdigit())
+        };
+        let native = generate_real_batch_lines(40, 3);
+        for (line, native) in generate_real_otlp_lines(40, 3).zip(native) {
+            assert!(!line.contains('\n'));
+            let export: Value = match serde_json::from_str(&line) {
+                Ok(value) => value,
+                Err(err) => panic!("{err}: {line}"),
+            };
+            let trace: Value = serde_json::from_str(&native).unwrap_or_default();
+            let resource = &export["resourceSpans"][0];
+            assert_eq!(
+                attribute(&resource["resource"], "service.name"),
+                Some(&json!({"stringValue": "ragtrace-real-shaped"}))
+            );
+            let scope = &resource["scopeSpans"][0];
+            assert_eq!(
+                scope["scope"]["name"],
+                "openinference.instrumentation.llama_index"
+            );
+            let spans = scope["spans"].as_array().cloned().unwrap_or_default();
+            let kinds: Vec<&Value> = spans
+                .iter()
+                .filter_map(|s| attribute(s, "openinference.span.kind"))
+                .map(|v| &v["stringValue"])
+                .collect();
+            assert_eq!(kinds, ["EMBEDDING", "EMBEDDING", "RETRIEVER", "RETRIEVER"]);
+            // Each span's parent is the next one; the outer RETRIEVER is the root.
+            for pair in spans.windows(2) {
+                assert_eq!(pair[0]["parentSpanId"], pair[1]["spanId"]);
+            }
+            let outer = &spans[3];
+            assert!(outer.get("parentSpanId").is_none());
+            let trace_id = outer["traceId"].as_str().unwrap_or_default();
+            let span_id = outer["spanId"].as_str().unwrap_or_default();
+            assert!(
+                is_hex(trace_id, 32) && is_hex(span_id, 16),
+                "{trace_id} {span_id}"
+            );
+            assert!(spans.iter().all(|s| s["traceId"] == trace_id));
+            assert_eq!(trace["requestId"], format!("{trace_id}/{span_id}"));
+            // The inner RETRIEVER has no documents.
+            assert!(attribute(&spans[2], "retrieval.documents.0.document.id").is_none());
+            assert_eq!(
+                attribute(outer, "input.value"),
+                Some(&json!({ "stringValue": trace["query"] }))
+            );
+            let candidates = trace["candidates"].as_array().cloned().unwrap_or_default();
+            for (i, candidate) in candidates.iter().enumerate() {
+                let document = |field: &str| {
+                    attribute(outer, &format!("retrieval.documents.{i}.document.{field}"))
+                };
+                assert_eq!(
+                    document("id"),
+                    Some(&json!({ "stringValue": candidate["evidenceKey"] }))
+                );
+                assert_eq!(
+                    document("content"),
+                    Some(&json!({ "stringValue": candidate["excerpt"] }))
+                );
+                assert_eq!(
+                    document("score"),
+                    Some(&json!({ "doubleValue": candidate["score"] }))
+                );
+                let metadata: Value = document("metadata")
+                    .and_then(|v| v["stringValue"].as_str())
+                    .and_then(|text| serde_json::from_str(text).ok())
+                    .unwrap_or_default();
+                assert_eq!(metadata["file_name"], candidate["docId"]);
+            }
+            let beyond = format!("retrieval.documents.{}.document.id", candidates.len());
+            assert!(attribute(outer, &beyond).is_none());
+            // Four per document and five more: 125 at 30 documents, within
+            // OpenTelemetry's default limit of 128 attributes a span.
+            let attributes = outer["attributes"].as_array().map_or(0, Vec::len);
+            assert_eq!(attributes, 4 * candidates.len() + 5);
+            assert!(outer.get("droppedAttributesCount").is_none());
+        }
     }
 }
