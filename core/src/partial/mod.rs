@@ -42,6 +42,7 @@ use crate::batch::{BatchWarning, Example, SummaryBuilder, SweepScopes, EXAMPLES}
 use crate::config::{Config, ConfigError, SettingKey, Settings};
 use crate::diagnostic::{InputError, Severity};
 use crate::input::DocumentSummary;
+use crate::input_errors::{add_counts, omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 use pieces::{merge_pieces, offsets, Piece};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -58,8 +59,10 @@ pub struct Partial {
     sweep: SweepScopes,
     /// In order of first appearance.
     warnings: Vec<PlacedWarning>,
-    /// In batch order.
+    /// In batch order: the first [`INPUT_ERRORS_LISTED`] of the batch.
     input_errors: Vec<PlacedError>,
+    /// The batch's input errors after those, counted by code.
+    input_errors_omitted: OmittedInputErrors,
 }
 
 /// Where a warning was first seen: the piece, the trace's position in the piece, and
@@ -175,6 +178,7 @@ impl Partial {
             sweep: SweepScopes::default(),
             warnings: Vec::new(),
             input_errors: Vec::new(),
+            input_errors_omitted: OmittedInputErrors::new(),
         })
     }
 
@@ -211,6 +215,7 @@ impl Partial {
                 .into_iter()
                 .map(|error| PlacedError { piece: 0, error })
                 .collect(),
+            input_errors_omitted: counts.input_errors_omitted,
         };
         let fingerprint = encode::fingerprint(&partial);
         if let Some(piece) = partial.pieces.first_mut() {
@@ -236,9 +241,11 @@ impl Partial {
             .fold(0, |sum, p| sum.saturating_add(p.traces))
     }
 
-    /// Documents or traces that could not be read.
+    /// Documents or traces that could not be read, listed and counted.
     pub fn input_error_count(&self) -> usize {
-        self.input_errors.len()
+        self.input_errors
+            .len()
+            .saturating_add(omitted_total(&self.input_errors_omitted))
     }
 
     /// `Ok` when `other` was made under the same settings as this partial (so the two
@@ -271,6 +278,7 @@ impl Partial {
             sweep: SweepScopes::default(),
             warnings: Vec::new(),
             input_errors: Vec::new(),
+            input_errors_omitted: OmittedInputErrors::new(),
         };
         let mut by_code: HashMap<String, usize> = HashMap::new();
         for (part, moved) in parts.into_iter().zip(&moved) {
@@ -299,13 +307,31 @@ impl Partial {
                     e.piece = to(e.piece);
                     e
                 }));
+            add_counts(&mut merged.input_errors_omitted, part.input_errors_omitted);
         }
         merged
             .warnings
             .sort_by(|a, b| (a.first, &a.code).cmp(&(b.first, &b.code)));
         // Stable: a piece's errors come from one part, in their order.
         merged.input_errors.sort_by_key(|e| e.piece);
+        // Each part lists a prefix of its errors in batch order and counts only ones
+        // after it, so the first listed of the merge are the first of the whole batch.
+        merged.bound_input_errors();
         Ok(merged)
+    }
+
+    /// Keeps the first [`INPUT_ERRORS_LISTED`] input errors listed and counts the
+    /// rest by code.
+    fn bound_input_errors(&mut self) {
+        if self.input_errors.len() > INPUT_ERRORS_LISTED {
+            for placed in self.input_errors.split_off(INPUT_ERRORS_LISTED) {
+                let code = placed.error.code();
+                add_counts(
+                    &mut self.input_errors_omitted,
+                    OmittedInputErrors::from([(code.to_owned(), 1)]),
+                );
+            }
+        }
     }
 
     /// The batch view: what `ragtrace analyze --summary` prints (with the sweep when
@@ -351,6 +377,7 @@ impl Partial {
             sweep_counts: self.sweep,
             warnings,
             input_errors: self.input_errors.iter().map(|e| e.error.clone()).collect(),
+            input_errors_omitted: self.input_errors_omitted.clone(),
             documents,
         }
     }
