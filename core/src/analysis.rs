@@ -7,8 +7,8 @@ use crate::batch::{
 };
 use crate::config::{Config, ConfigError, Settings};
 use crate::diagnostic::InputError;
-use crate::input_errors::{keep_all, OmittedInputErrors};
 use crate::input::{DocumentSummary, ParsedBatch, Trace};
+use crate::input_errors::{keep_all, OmittedInputErrors};
 use crate::trace_analysis::{analyze_trace, reanalyze_trace, Scratch, TraceAnalysis};
 use serde::Serialize;
 use std::sync::Arc;

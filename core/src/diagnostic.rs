@@ -256,18 +256,29 @@ mod tests {
     /// Every message the readers write has its code; anything else is `unusable`.
     #[test]
     fn codes_of_the_readers_messages() {
-        let code = |message: &str| {
-            InputError::at("s", None, None, None, message.to_owned(), None).code()
-        };
+        let code =
+            |message: &str| InputError::at("s", None, None, None, message.to_owned(), None).code();
         assert_eq!(code("malformed JSON: expected value"), "malformed-json");
-        assert_eq!(code("unexpected end of JSON: EOF while parsing"), "malformed-json");
-        assert_eq!(code("not UTF-8: byte 0xFF is not a character here"), "not-utf8");
+        assert_eq!(
+            code("unexpected end of JSON: EOF while parsing"),
+            "malformed-json"
+        );
+        assert_eq!(
+            code("not UTF-8: byte 0xFF is not a character here"),
+            "not-utf8"
+        );
         assert_eq!(code("the document is empty"), "empty-document");
         assert_eq!(code("a trace must be an object, got number"), "not-a-trace");
-        assert_eq!(code("expected a trace object, an array of traces or {\"traces\": [...]}, got string"), "not-a-trace");
+        assert_eq!(
+            code("expected a trace object, an array of traces or {\"traces\": [...]}, got string"),
+            "not-a-trace"
+        );
         assert_eq!(code("the trace has no candidates array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-candidates");
         assert_eq!(code("the trace has no evidence array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-evidence");
-        assert_eq!(code("the trace's candidates must be an array, got object"), "list-not-array");
+        assert_eq!(
+            code("the trace's candidates must be an array, got object"),
+            "list-not-array"
+        );
         assert_eq!(code("cases: duplicate id"), "unusable");
     }
 

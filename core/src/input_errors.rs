@@ -15,7 +15,11 @@ pub type OmittedInputErrors = BTreeMap<String, usize>;
 
 /// Keeps `error` in `listed` while it holds fewer than [`INPUT_ERRORS_LISTED`], else
 /// counts it under its code in `omitted`.
-pub(crate) fn keep(listed: &mut Vec<InputError>, omitted: &mut OmittedInputErrors, error: InputError) {
+pub(crate) fn keep(
+    listed: &mut Vec<InputError>,
+    omitted: &mut OmittedInputErrors,
+    error: InputError,
+) {
     if listed.len() < INPUT_ERRORS_LISTED {
         listed.push(error);
     } else {
@@ -80,9 +84,10 @@ mod tests {
         keep(&mut listed, &mut omitted, error("malformed JSON: z"));
         assert_eq!(listed.len(), 1_000);
         assert_eq!(listed[999].message, "not UTF-8: byte 0xFF");
-        let expected: OmittedInputErrors = [("malformed-json".to_owned(), 2), ("not-utf8".to_owned(), 2)]
-            .into_iter()
-            .collect();
+        let expected: OmittedInputErrors =
+            [("malformed-json".to_owned(), 2), ("not-utf8".to_owned(), 2)]
+                .into_iter()
+                .collect();
         assert_eq!(omitted, expected);
         assert_eq!(omitted_total(&omitted), 4);
     }
@@ -91,14 +96,20 @@ mod tests {
     fn a_later_part_fills_the_room_left_then_adds_its_counts() {
         let mut listed: Vec<InputError> = (0..990).map(|_| error("malformed JSON: a")).collect();
         let mut omitted = OmittedInputErrors::new();
-        let part: Vec<InputError> = (0..15).map(|_| error("a trace must be an object, got number")).collect();
-        let part_omitted: OmittedInputErrors = [("malformed-json".to_owned(), 7)].into_iter().collect();
+        let part: Vec<InputError> = (0..15)
+            .map(|_| error("a trace must be an object, got number"))
+            .collect();
+        let part_omitted: OmittedInputErrors =
+            [("malformed-json".to_owned(), 7)].into_iter().collect();
         keep_all(&mut listed, &mut omitted, part, part_omitted);
         // 990 + 10 listed; 5 not-a-trace and the part's 7 malformed-json counted.
         assert_eq!(listed.len(), 1_000);
-        let expected: OmittedInputErrors = [("malformed-json".to_owned(), 7), ("not-a-trace".to_owned(), 5)]
-            .into_iter()
-            .collect();
+        let expected: OmittedInputErrors = [
+            ("malformed-json".to_owned(), 7),
+            ("not-a-trace".to_owned(), 5),
+        ]
+        .into_iter()
+        .collect();
         assert_eq!(omitted, expected);
     }
 }

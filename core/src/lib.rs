@@ -85,11 +85,11 @@ mod batch;
 mod calibration;
 mod config;
 mod diagnostic;
-mod input_errors;
 mod explain;
 mod fast_hash;
 mod golden;
 mod input;
+mod input_errors;
 mod label;
 mod lanes;
 mod legacy;
@@ -107,12 +107,12 @@ mod trace_analysis;
 
 // Reading traces.
 pub use crate::diagnostic::{Diagnostic, InputError, Severity};
-pub use crate::input_errors::{omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 pub use crate::input::{
     parse_document, parse_document_bytes, parse_documents, parse_value, read_batch, read_document,
     Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace, TraceKind,
     READ_CHUNK,
 };
+pub use crate::input_errors::{omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
 
 // Settings.

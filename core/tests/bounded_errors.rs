@@ -14,7 +14,10 @@ fn empty_objects(n: usize) -> String {
 }
 
 fn counts(pairs: &[(&str, usize)]) -> OmittedInputErrors {
-    pairs.iter().map(|(code, n)| ((*code).to_owned(), *n)).collect()
+    pairs
+        .iter()
+        .map(|(code, n)| ((*code).to_owned(), *n))
+        .collect()
 }
 
 fn partial(source: &str, text: &str) -> Partial {
@@ -55,8 +58,8 @@ fn at_the_bound_every_error_is_listed() {
     let batch = parse_document("bad.jsonl", &empty_objects(1_000));
     assert_eq!(batch.errors.len(), 1_000);
     assert!(batch.errors_omitted.is_empty());
-    let output = serde_json::to_value(analyze(&batch, &Settings::default(), false).unwrap())
-        .unwrap();
+    let output =
+        serde_json::to_value(analyze(&batch, &Settings::default(), false).unwrap()).unwrap();
     assert!(output.get("inputErrorsOmitted").is_none());
 }
 
@@ -69,7 +72,9 @@ fn a_mix_of_codes_is_counted_code_by_code() {
     text.push_str(&"{\"a\":\n".repeat(300));
     text.push_str(&"7\n".repeat(200));
     text.push_str(&"{\"candidates\": 3}\n".repeat(100));
-    text.push_str("{\"candidates\": [{\"originalRank\": 1, \"score\": 0.5, \"scoreLabel\": \"dense\"}]}\n");
+    text.push_str(
+        "{\"candidates\": [{\"originalRank\": 1, \"score\": 0.5, \"scoreLabel\": \"dense\"}]}\n",
+    );
     let batch = parse_document("mixed.jsonl", &text);
     assert_eq!(batch.traces.len(), 1);
     assert_eq!(batch.errors.len(), 1_000);
@@ -138,7 +143,11 @@ fn a_partial_is_bounded_and_its_bytes_keep_the_counts() {
 #[test]
 fn merging_partials_keeps_the_bound_and_adds_the_counts() {
     let a_text = empty_objects(700);
-    let b_text = format!("{}{}", "{\"candidates\": 3}\n".repeat(700), empty_objects(1_200));
+    let b_text = format!(
+        "{}{}",
+        "{\"candidates\": 3}\n".repeat(700),
+        empty_objects(1_200)
+    );
     let a = partial("a.jsonl", &a_text);
     let b = partial("b.jsonl", &b_text);
     assert_eq!(

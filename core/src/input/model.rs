@@ -313,7 +313,12 @@ impl ParsedBatch {
         other.shift_positions(self.slots);
         self.traces.append(&mut other.traces);
         self.documents.extend(other.documents);
-        keep_all(&mut self.errors, &mut self.errors_omitted, other.errors, other.errors_omitted);
+        keep_all(
+            &mut self.errors,
+            &mut self.errors_omitted,
+            other.errors,
+            other.errors_omitted,
+        );
         self.slots += other.slots;
     }
 
