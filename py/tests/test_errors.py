@@ -180,9 +180,9 @@ def test_hostile_fuzz_seeds_cross_the_boundary(cli: Cli, seed: Path) -> None:
 
 
 def test_input_errors_are_bounded_as_the_cli_bounds_them(cli: Cli, tmp_path: Path) -> None:
-    # 1,500 lines `{}` (no candidates array), then 300 lines cut short: lines 1-1,000
-    # listed, 500 missing-candidates and 300 malformed-json counted.
-    path = write(tmp_path, "many-bad.jsonl", b"{}\n" * 1500 + b'{"a":\n' * 300)
+    # 1,500 lines `{}` (no candidates array), then 300 lines cut short, then one good
+    # trace: lines 1-1,000 listed, 500 missing-candidates and 300 malformed-json counted.
+    path = write(tmp_path, "many-bad.jsonl", b"{}\n" * 1500 + b'{"a":\n' * 300 + GOOD + b"\n")
     analysis = ragtrace.analyze(path)
     expected = cli.json("analyze", "--summary", "--sweep", path)
     assert len(analysis.input_errors()) == 1000
