@@ -48,7 +48,8 @@ pub(crate) fn add_counts(omitted: &mut OmittedInputErrors, more: OmittedInputErr
     }
 }
 
-fn count(omitted: &mut OmittedInputErrors, code: &str, n: usize) {
+/// Adds `n` errors of `code` to `omitted`.
+pub(crate) fn count(omitted: &mut OmittedInputErrors, code: &str, n: usize) {
     match omitted.get_mut(code) {
         Some(total) => *total = total.saturating_add(n),
         None => {

@@ -178,3 +178,36 @@ fn merging_partials_keeps_the_bound_and_adds_the_counts() {
     assert_eq!(whole.errors, view.input_errors);
     assert_eq!(whole.errors_omitted, view.input_errors_omitted);
 }
+
+/// Five partials of 300 bad lines each (sources s0-s4), merged all at once in a
+/// shuffled order and pairwise in another: the first 1,000 of the batch listed (s0-s2
+/// whole, s3's first 100), the other 500 counted (s3's last 200, s4's 300), as when
+/// the five are read as one batch.
+#[test]
+fn many_partials_merged_in_any_grouping_keep_the_first_thousand() {
+    let texts: Vec<(String, String)> = (0..5)
+        .map(|i| (format!("s{i}.jsonl"), empty_objects(300)))
+        .collect();
+    let parts: Vec<Partial> = texts.iter().map(|(s, t)| partial(s, t)).collect();
+    let at_once = Partial::merge([3, 0, 4, 2, 1].map(|i| parts[i].clone()))
+        .unwrap()
+        .finish(false);
+    let pairwise = [4, 1, 3, 0]
+        .into_iter()
+        .fold(parts[2].clone(), |so_far, i| {
+            so_far.merge_with(parts[i].clone()).unwrap()
+        })
+        .finish(false);
+    let whole = parse_documents(&texts);
+    for view in [&at_once, &pairwise] {
+        assert_eq!(view.input_errors.len(), 1_000);
+        assert_eq!(view.input_errors[899].source, "s2.jsonl");
+        assert_eq!(view.input_errors[999].source, "s3.jsonl");
+        assert_eq!(view.input_errors[999].line, Some(100));
+        assert_eq!(
+            view.input_errors_omitted,
+            counts(&[("missing-candidates", 500)])
+        );
+        assert_eq!(view.input_errors, whole.errors);
+    }
+}

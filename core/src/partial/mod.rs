@@ -42,7 +42,9 @@ use crate::batch::{BatchWarning, Example, SummaryBuilder, SweepScopes, EXAMPLES}
 use crate::config::{Config, ConfigError, SettingKey, Settings};
 use crate::diagnostic::{InputError, Severity};
 use crate::input::DocumentSummary;
-use crate::input_errors::{add_counts, omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
+use crate::input_errors::{
+    add_counts, count, omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED,
+};
 use pieces::{merge_pieces, offsets, Piece};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -308,15 +310,16 @@ impl Partial {
                     e
                 }));
             add_counts(&mut merged.input_errors_omitted, part.input_errors_omitted);
+            // Stable: a piece's errors come from one part, in their order. Each part
+            // lists a prefix of its errors in batch order and counts only ones after
+            // it, so the first listed of the merge are the first of the whole batch;
+            // bounded after each part, a merge of many holds two parts' errors at most.
+            merged.input_errors.sort_by_key(|e| e.piece);
+            merged.bound_input_errors();
         }
         merged
             .warnings
             .sort_by(|a, b| (a.first, &a.code).cmp(&(b.first, &b.code)));
-        // Stable: a piece's errors come from one part, in their order.
-        merged.input_errors.sort_by_key(|e| e.piece);
-        // Each part lists a prefix of its errors in batch order and counts only ones
-        // after it, so the first listed of the merge are the first of the whole batch.
-        merged.bound_input_errors();
         Ok(merged)
     }
 
@@ -325,11 +328,7 @@ impl Partial {
     fn bound_input_errors(&mut self) {
         if self.input_errors.len() > INPUT_ERRORS_LISTED {
             for placed in self.input_errors.split_off(INPUT_ERRORS_LISTED) {
-                let code = placed.error.code();
-                add_counts(
-                    &mut self.input_errors_omitted,
-                    OmittedInputErrors::from([(code.to_owned(), 1)]),
-                );
+                count(&mut self.input_errors_omitted, placed.error.code(), 1);
             }
         }
     }
