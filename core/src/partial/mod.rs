@@ -21,8 +21,10 @@
 //!   finding's message and the first five traces (kept with their place and taken by
 //!   the least place); unnamed traces are named `#<position>` once the pieces before
 //!   them are known;
-//! - input errors with their place, in piece order; documents: per source, the sums
-//!   of its pieces.
+//! - input errors with their place, in piece order, the first
+//!   [`INPUT_ERRORS_LISTED`] of them (each part lists a prefix of its own, so the
+//!   first of a merge are among the parts' listed ones), the rest counted by code (a
+//!   sum); documents: per source, the sums of its pieces.
 //!
 //! Merging is associative and commutative: the finished view does not depend on the
 //! order or the grouping of the merges. Partials made under different settings are
