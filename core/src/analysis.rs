@@ -8,6 +8,7 @@ use crate::batch::{
 use crate::config::{Config, ConfigError, Settings};
 use crate::diagnostic::InputError;
 use crate::input::{DocumentSummary, ParsedBatch, Trace};
+use crate::input_errors::{keep_all, OmittedInputErrors};
 use crate::trace_analysis::{analyze_trace, reanalyze_trace, Scratch, TraceAnalysis};
 use serde::Serialize;
 use std::sync::Arc;
@@ -31,8 +32,13 @@ pub struct Analysis {
     pub sweep_counts: SweepScopes,
     /// Notable findings across the batch, one entry per diagnostic code.
     pub warnings: Vec<BatchWarning>,
-    /// Documents or traces that could not be read.
+    /// Documents or traces that could not be read: the first
+    /// [`INPUT_ERRORS_LISTED`](crate::INPUT_ERRORS_LISTED).
     pub input_errors: Vec<InputError>,
+    /// Input errors after the first [`INPUT_ERRORS_LISTED`](crate::INPUT_ERRORS_LISTED),
+    /// counted by code (`{"malformed-json": 1999000}`); absent when every one is listed.
+    #[serde(skip_serializing_if = "OmittedInputErrors::is_empty")]
+    pub input_errors_omitted: OmittedInputErrors,
     pub documents: Vec<DocumentSummary>,
     /// The user's settings it was made under (`config` is the defaults plus these).
     #[serde(skip)]
@@ -110,6 +116,10 @@ pub struct BatchView {
     pub sweep_counts: SweepScopes,
     pub warnings: Vec<BatchWarning>,
     pub input_errors: Vec<InputError>,
+    /// Input errors after the first [`INPUT_ERRORS_LISTED`](crate::INPUT_ERRORS_LISTED),
+    /// counted by code (`{"malformed-json": 1999000}`); absent when every one is listed.
+    #[serde(skip_serializing_if = "OmittedInputErrors::is_empty")]
+    pub input_errors_omitted: OmittedInputErrors,
     pub documents: Vec<DocumentSummary>,
 }
 
@@ -120,6 +130,7 @@ pub(crate) struct BatchCounts {
     pub(crate) warnings: WarningsBuilder,
     pub(crate) sweep_counts: SweepScopes,
     pub(crate) input_errors: Vec<InputError>,
+    pub(crate) input_errors_omitted: OmittedInputErrors,
     /// Trace positions handed out (analysed traces and failed ones).
     pub(crate) slots: usize,
 }
@@ -137,6 +148,7 @@ pub struct BatchAnalyzer {
     warnings: WarningsBuilder,
     sweep_counts: SweepScopes,
     input_errors: Vec<InputError>,
+    input_errors_omitted: OmittedInputErrors,
     documents: Vec<DocumentSummary>,
     /// Trace positions handed out by the parts so far.
     slots: usize,
@@ -154,6 +166,7 @@ impl BatchAnalyzer {
             warnings: WarningsBuilder::default(),
             sweep_counts: SweepScopes::default(),
             input_errors: Vec::new(),
+            input_errors_omitted: OmittedInputErrors::new(),
             documents: Vec::new(),
             slots: 0,
         })
@@ -203,13 +216,24 @@ impl BatchAnalyzer {
         for trace in &part.traces {
             each(self.analyze_trace(trace));
         }
-        self.input_errors.append(&mut part.errors);
+        keep_all(
+            &mut self.input_errors,
+            &mut self.input_errors_omitted,
+            part.errors,
+            part.errors_omitted,
+        );
         self.documents.append(&mut part.documents);
     }
 
-    /// Input errors of the parts so far.
+    /// Input errors of the parts so far: the first
+    /// [`INPUT_ERRORS_LISTED`](crate::INPUT_ERRORS_LISTED).
     pub fn input_errors(&self) -> &[InputError] {
         &self.input_errors
+    }
+
+    /// Input errors of the parts so far after the listed ones, counted by code.
+    pub fn input_errors_omitted(&self) -> &OmittedInputErrors {
+        &self.input_errors_omitted
     }
 
     /// The whole batch's analysis: `traces`, every trace of `batch` as this analyzer
@@ -218,6 +242,7 @@ impl BatchAnalyzer {
     /// large file) runs the loop in pieces and finishes with this.
     pub fn into_analysis(mut self, traces: Vec<TraceAnalysis>, batch: &ParsedBatch) -> Analysis {
         self.input_errors = batch.errors.clone();
+        self.input_errors_omitted = batch.errors_omitted.clone();
         self.documents = batch.documents.clone();
         let settings = self.settings.clone();
         let view = self.finish();
@@ -229,6 +254,7 @@ impl BatchAnalyzer {
             sweep_counts: view.sweep_counts,
             warnings: view.warnings,
             input_errors: view.input_errors,
+            input_errors_omitted: view.input_errors_omitted,
             documents: view.documents,
             settings,
         }
@@ -242,6 +268,7 @@ impl BatchAnalyzer {
             warnings: self.warnings,
             sweep_counts: self.sweep_counts,
             input_errors: self.input_errors,
+            input_errors_omitted: self.input_errors_omitted,
             slots: self.slots,
         }
     }
@@ -255,6 +282,7 @@ impl BatchAnalyzer {
             sweep_counts: self.sweep_counts,
             warnings: self.warnings.finish(),
             input_errors: self.input_errors,
+            input_errors_omitted: self.input_errors_omitted,
             documents: self.documents,
         }
     }

@@ -173,6 +173,32 @@ impl InputError {
     }
 }
 
+impl InputError {
+    /// A stable kebab-case name of the kind of error, like a [`Diagnostic`]'s code:
+    /// what errors beyond the listed ones are counted under (`inputErrorsOmitted`).
+    /// Read from the message's stable opening words, so that an error keeps its code
+    /// through a partial's bytes; `unusable` for any other.
+    pub fn code(&self) -> &'static str {
+        const CODES: [(&str, &str); 8] = [
+            ("malformed JSON: ", "malformed-json"),
+            ("unexpected end of JSON: ", "malformed-json"),
+            ("not UTF-8: ", "not-utf8"),
+            ("the document is empty", "empty-document"),
+            ("a trace must be an object", "not-a-trace"),
+            ("expected a trace object", "not-a-trace"),
+            ("the trace has no candidates array", "missing-candidates"),
+            ("the trace has no evidence array", "missing-evidence"),
+        ];
+        if self.message.starts_with("the trace's ") && self.message.contains(" must be an array") {
+            return "list-not-array";
+        }
+        CODES
+            .iter()
+            .find(|(opening, _)| self.message.starts_with(opening))
+            .map_or("unusable", |(_, code)| code)
+    }
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.source)?;
@@ -225,6 +251,35 @@ mod tests {
         // No column: the line is shown, no caret.
         let e = InputError::at("s", Some(1), None, None, String::new(), Some(short));
         assert_eq!(e.caret, None);
+    }
+
+    /// Every message the readers write has its code; anything else is `unusable`.
+    #[test]
+    fn codes_of_the_readers_messages() {
+        let code =
+            |message: &str| InputError::at("s", None, None, None, message.to_owned(), None).code();
+        assert_eq!(code("malformed JSON: expected value"), "malformed-json");
+        assert_eq!(
+            code("unexpected end of JSON: EOF while parsing"),
+            "malformed-json"
+        );
+        assert_eq!(
+            code("not UTF-8: byte 0xFF is not a character here"),
+            "not-utf8"
+        );
+        assert_eq!(code("the document is empty"), "empty-document");
+        assert_eq!(code("a trace must be an object, got number"), "not-a-trace");
+        assert_eq!(
+            code("expected a trace object, an array of traces or {\"traces\": [...]}, got string"),
+            "not-a-trace"
+        );
+        assert_eq!(code("the trace has no candidates array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-candidates");
+        assert_eq!(code("the trace has no evidence array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-evidence");
+        assert_eq!(
+            code("the trace's candidates must be an array, got object"),
+            "list-not-array"
+        );
+        assert_eq!(code("cases: duplicate id"), "unusable");
     }
 
     #[test]

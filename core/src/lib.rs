@@ -89,6 +89,7 @@ mod explain;
 mod fast_hash;
 mod golden;
 mod input;
+mod input_errors;
 mod label;
 mod lanes;
 mod legacy;
@@ -111,6 +112,7 @@ pub use crate::input::{
     Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace, TraceKind,
     READ_CHUNK,
 };
+pub use crate::input_errors::{omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
 
 // Settings.

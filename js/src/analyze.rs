@@ -67,10 +67,19 @@ impl Analysis {
         to_js(&self.inner.warnings)
     }
 
-    /// Documents or traces that could not be read.
+    /// Documents or traces that could not be read: the first 1,000.
     #[wasm_bindgen(js_name = inputErrors, unchecked_return_type = "InputError[]")]
     pub fn input_errors(&self) -> Result<JsValue, Error> {
         to_js(&self.inner.input_errors)
+    }
+
+    /// Input errors after the first 1,000, counted by code (empty when all are listed).
+    #[wasm_bindgen(
+        js_name = inputErrorsOmitted,
+        unchecked_return_type = "Record<string, number>"
+    )]
+    pub fn input_errors_omitted(&self) -> Result<JsValue, Error> {
+        to_js(&self.inner.input_errors_omitted)
     }
 
     /// What each document contributed.

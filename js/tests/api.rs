@@ -183,6 +183,28 @@ fn stringify(value: &JsValue) -> String {
     JSON::stringify(value).unwrap().into()
 }
 
+/// 1,500 lines `{}` and one good trace: the first 1,000 input errors are listed and
+/// the other 500 counted under their code, in the getter and in `toJSON()` alike.
+#[wasm_bindgen_test]
+fn input_errors_past_the_bound_are_counted_by_code() {
+    let text = format!(
+        "{}{}\n",
+        "{}\n".repeat(1_500),
+        DENSE_TRACE.replace('\n', " ")
+    );
+    let analysis = wasm::analyze(JsValue::from_str(&text), JsValue::UNDEFINED).unwrap();
+    assert_eq!(analysis.trace_count(), 1);
+    let listed = analysis.input_errors().unwrap();
+    assert_eq!(listed.dyn_ref::<Array>().unwrap().length(), 1_000);
+    let omitted = r#"{"missing-candidates":500}"#;
+    assert_eq!(
+        stringify(&analysis.input_errors_omitted().unwrap()),
+        omitted
+    );
+    let whole = analysis.to_json().unwrap();
+    assert_eq!(stringify(&get(&whole, "inputErrorsOmitted")), omitted);
+}
+
 #[wasm_bindgen_test]
 fn the_handle_hands_out_the_parts_of_the_whole_object() {
     // JSON lines: one trace per line, then the two LookupResults.

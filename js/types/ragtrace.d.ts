@@ -215,7 +215,10 @@ export interface AnalysisObject {
   summary: Summary;
   sweep: SweepPoint[];
   warnings: BatchWarning[];
+  /** The first 1,000 input errors; those after are counted in `inputErrorsOmitted`. */
   inputErrors: InputError[];
+  /** Input errors after the first 1,000, counted by code; absent when all are listed. */
+  inputErrorsOmitted?: Record<string, number>;
   documents: DocumentSummary[];
 }
 

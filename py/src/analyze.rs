@@ -80,7 +80,12 @@ impl Analysis {
         format!(
             "<ragtrace.Analysis of {} traces, {} input errors>",
             self.inner.traces.len(),
-            self.inner.input_errors.len()
+            self.inner
+                .input_errors
+                .len()
+                .saturating_add(ragtrace_core::omitted_total(
+                    &self.inner.input_errors_omitted
+                ))
         )
     }
 
@@ -145,9 +150,14 @@ impl Analysis {
         to_py(py, &self.inner.warnings)
     }
 
-    /// Documents or lines that could not be read.
+    /// Documents or lines that could not be read: the first 1,000.
     fn input_errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.inner.input_errors)
+    }
+
+    /// Input errors after the first 1,000, counted by code (empty when all are listed).
+    fn input_errors_omitted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.input_errors_omitted)
     }
 
     /// What each document contributed.

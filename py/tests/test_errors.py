@@ -177,3 +177,29 @@ def test_hostile_fuzz_seeds_cross_the_boundary(cli: Cli, seed: Path) -> None:
             ragtrace.analyze(data[:end]).to_dict()
         except ragtrace.InputError:
             pass
+
+
+def test_input_errors_are_bounded_as_the_cli_bounds_them(cli: Cli, tmp_path: Path) -> None:
+    # 1,500 lines `{}` (no candidates array), then 300 lines cut short, then one good
+    # trace: lines 1-1,000 listed, 500 missing-candidates and 300 malformed-json counted.
+    path = write(tmp_path, "many-bad.jsonl", b"{}\n" * 1500 + b'{"a":\n' * 300 + GOOD + b"\n")
+    analysis = ragtrace.analyze(path)
+    expected = cli.json("analyze", "--summary", "--sweep", path)
+    assert len(analysis.input_errors()) == 1000
+    assert analysis.input_errors()[999]["line"] == 1000
+    assert analysis.input_errors_omitted() == {"malformed-json": 300, "missing-candidates": 500}
+    assert analysis.input_errors() == expected["inputErrors"]
+    assert analysis.to_dict()["inputErrorsOmitted"] == expected["inputErrorsOmitted"]
+    assert analysis.documents()[0]["errors"] == 1800
+
+
+def test_merged_partials_keep_the_bound_and_add_the_counts() -> None:
+    # a.jsonl's 700 bad lines come first in batch order, then b.jsonl's 700: the merge
+    # lists a's 700 and b's first 300, and counts b's other 400.
+    a = ragtrace.partial([b"{}"] * 700, source="a.jsonl")
+    b = ragtrace.partial([b'{"candidates": 3}'] * 700, source="b.jsonl")
+    view = ragtrace.merge([b, a]).summary()
+    assert len(view["inputErrors"]) == 1000
+    assert view["inputErrors"][699]["source"] == "a.jsonl"
+    assert view["inputErrors"][999]["line"] == 300
+    assert view["inputErrorsOmitted"] == {"list-not-array": 400}

@@ -8,6 +8,7 @@ use super::scalar::Diags;
 use super::visitors::{Item, ListField, RawCandidate, RawObject, RawRank, Top};
 use crate::config::{ConfigError, SettingKey, SettingValueError, Settings};
 use crate::diagnostic::{pointer_token, Diagnostic, InputError};
+use crate::input_errors::{keep, omitted_total, OmittedInputErrors};
 use crate::label::{canonical_label, classify_label, CanonicalLabel};
 use serde_json::Value;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ pub(super) struct Builder {
     /// trace's struct, and then finds the next ones close by in memory.
     pending: Vec<Trace>,
     pub(super) errors: Vec<InputError>,
+    errors_omitted: OmittedInputErrors,
     /// Trace positions handed out since the last [`Builder::drain`]; positions count
     /// from there, so the drained parts concatenate into the whole document.
     pub(super) slots: usize,
@@ -46,6 +48,7 @@ impl Builder {
             traces: Vec::new(),
             pending: Vec::with_capacity(SHARED_TOGETHER),
             errors: Vec::new(),
+            errors_omitted: OmittedInputErrors::new(),
             slots: 0,
             drained: DocumentSummary {
                 source: source.to_owned(),
@@ -64,25 +67,15 @@ impl Builder {
         message: String,
         line_text: Option<&str>,
     ) {
-        self.errors.push(InputError::at(
-            &self.source,
-            line,
-            column,
-            path,
-            message,
-            line_text,
-        ));
+        let error = InputError::at(&self.source, line, column, path, message, line_text);
+        keep(&mut self.errors, &mut self.errors_omitted, error);
     }
 
     /// A syntax error in `text`, which starts after `line_offset` lines of the document.
     pub(super) fn json_error(&mut self, err: &serde_json::Error, text: &str, line_offset: usize) {
         self.slots += 1;
-        self.errors.push(InputError::json_syntax(
-            &self.source,
-            text,
-            err,
-            line_offset,
-        ));
+        let error = InputError::json_syntax(&self.source, text, err, line_offset);
+        keep(&mut self.errors, &mut self.errors_omitted, error);
     }
 
     /// A document or line that cannot be read (bytes that are not UTF-8), at a 1-based
@@ -186,7 +179,7 @@ impl Builder {
             source: self.drained.source.clone(),
             traces: self.drained.traces + self.trace_count(),
             candidates: self.drained.candidates + shared.chain(pending).sum::<usize>(),
-            errors: self.drained.errors + self.errors.len(),
+            errors: self.drained.errors + self.errors.len() + omitted_total(&self.errors_omitted),
         }
     }
 
@@ -201,6 +194,7 @@ impl Builder {
             traces: std::mem::take(&mut self.traces),
             documents: Vec::new(),
             errors: std::mem::take(&mut self.errors),
+            errors_omitted: std::mem::take(&mut self.errors_omitted),
             slots: std::mem::take(&mut self.slots),
         }
     }
@@ -213,6 +207,7 @@ impl Builder {
             traces: self.traces,
             documents: vec![summary],
             errors: self.errors,
+            errors_omitted: self.errors_omitted,
             slots: self.slots,
         }
     }

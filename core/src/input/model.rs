@@ -2,6 +2,7 @@
 
 use crate::config::{ConfigError, Settings};
 use crate::diagnostic::{Diagnostic, InputError};
+use crate::input_errors::{keep_all, OmittedInputErrors};
 use crate::label::CanonicalLabel;
 use crate::legacy::LegacySummary;
 use serde::Serialize;
@@ -297,8 +298,11 @@ pub struct ParsedBatch {
     /// Shared with every analysis of the batch, which reads them instead of copying.
     pub traces: Vec<Arc<Trace>>,
     pub documents: Vec<DocumentSummary>,
-    /// Documents or traces that could not be read at all.
+    /// Documents or traces that could not be read at all: the first
+    /// [`INPUT_ERRORS_LISTED`](crate::INPUT_ERRORS_LISTED).
     pub errors: Vec<InputError>,
+    /// Those after the listed ones, counted by code.
+    pub errors_omitted: OmittedInputErrors,
     /// Trace positions handed out so far (analysed and failed).
     pub slots: usize,
 }
@@ -309,7 +313,12 @@ impl ParsedBatch {
         other.shift_positions(self.slots);
         self.traces.append(&mut other.traces);
         self.documents.extend(other.documents);
-        self.errors.extend(other.errors);
+        keep_all(
+            &mut self.errors,
+            &mut self.errors_omitted,
+            other.errors,
+            other.errors_omitted,
+        );
         self.slots += other.slots;
     }
 

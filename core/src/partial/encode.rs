@@ -8,6 +8,7 @@ use super::pieces::{in_order, Piece};
 use super::{Partial, PlacedError, PlacedWarning};
 use crate::batch::{SummaryBuilder, SweepCounts, SweepScopes};
 use crate::config::{Config, Settings};
+use crate::input_errors::OmittedInputErrors;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::hash::Hasher;
@@ -58,6 +59,10 @@ struct Encoded {
     sweep: [(usize, Vec<usize>); 3],
     warnings: Vec<PlacedWarning>,
     input_errors: Vec<PlacedError>,
+    /// Absent when every input error is listed, so such a partial's bytes are those
+    /// of a ragtrace that kept every error.
+    #[serde(default, skip_serializing_if = "OmittedInputErrors::is_empty")]
+    input_errors_omitted: OmittedInputErrors,
 }
 
 fn sweep_parts(counts: &SweepCounts) -> (usize, Vec<usize>) {
@@ -129,6 +134,7 @@ impl Partial {
             ],
             warnings: self.warnings.clone(),
             input_errors: self.input_errors.clone(),
+            input_errors_omitted: self.input_errors_omitted.clone(),
         };
         with_header(MAGIC, &encoded)
     }
@@ -168,7 +174,7 @@ impl Partial {
         if !in_order(&encoded.pieces) {
             return Err(corrupt("its pieces are not in batch order".into()));
         }
-        Ok(Partial {
+        let mut partial = Partial {
             settings,
             config,
             pieces: encoded.pieces,
@@ -176,7 +182,11 @@ impl Partial {
             sweep,
             warnings: encoded.warnings,
             input_errors: encoded.input_errors,
-        })
+            input_errors_omitted: encoded.input_errors_omitted,
+        };
+        // A partial written by a ragtrace that listed every error is bounded on reading.
+        partial.bound_input_errors();
+        Ok(partial)
     }
 }
 

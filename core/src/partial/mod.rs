@@ -21,8 +21,10 @@
 //!   finding's message and the first five traces (kept with their place and taken by
 //!   the least place); unnamed traces are named `#<position>` once the pieces before
 //!   them are known;
-//! - input errors with their place, in piece order; documents: per source, the sums
-//!   of its pieces.
+//! - input errors with their place, in piece order, the first
+//!   [`INPUT_ERRORS_LISTED`] of them (each part lists a prefix of its own, so the
+//!   first of a merge are among the parts' listed ones), the rest counted by code (a
+//!   sum); documents: per source, the sums of its pieces.
 //!
 //! Merging is associative and commutative: the finished view does not depend on the
 //! order or the grouping of the merges. Partials made under different settings are
@@ -42,6 +44,9 @@ use crate::batch::{BatchWarning, Example, SummaryBuilder, SweepScopes, EXAMPLES}
 use crate::config::{Config, ConfigError, SettingKey, Settings};
 use crate::diagnostic::{InputError, Severity};
 use crate::input::DocumentSummary;
+use crate::input_errors::{
+    add_counts, count, omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED,
+};
 use pieces::{merge_pieces, offsets, Piece};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -58,8 +63,10 @@ pub struct Partial {
     sweep: SweepScopes,
     /// In order of first appearance.
     warnings: Vec<PlacedWarning>,
-    /// In batch order.
+    /// In batch order: the first [`INPUT_ERRORS_LISTED`] of the batch.
     input_errors: Vec<PlacedError>,
+    /// The batch's input errors after those, counted by code.
+    input_errors_omitted: OmittedInputErrors,
 }
 
 /// Where a warning was first seen: the piece, the trace's position in the piece, and
@@ -175,6 +182,7 @@ impl Partial {
             sweep: SweepScopes::default(),
             warnings: Vec::new(),
             input_errors: Vec::new(),
+            input_errors_omitted: OmittedInputErrors::new(),
         })
     }
 
@@ -211,6 +219,7 @@ impl Partial {
                 .into_iter()
                 .map(|error| PlacedError { piece: 0, error })
                 .collect(),
+            input_errors_omitted: counts.input_errors_omitted,
         };
         let fingerprint = encode::fingerprint(&partial);
         if let Some(piece) = partial.pieces.first_mut() {
@@ -236,9 +245,11 @@ impl Partial {
             .fold(0, |sum, p| sum.saturating_add(p.traces))
     }
 
-    /// Documents or traces that could not be read.
+    /// Documents or traces that could not be read, listed and counted.
     pub fn input_error_count(&self) -> usize {
-        self.input_errors.len()
+        self.input_errors
+            .len()
+            .saturating_add(omitted_total(&self.input_errors_omitted))
     }
 
     /// `Ok` when `other` was made under the same settings as this partial (so the two
@@ -271,6 +282,7 @@ impl Partial {
             sweep: SweepScopes::default(),
             warnings: Vec::new(),
             input_errors: Vec::new(),
+            input_errors_omitted: OmittedInputErrors::new(),
         };
         let mut by_code: HashMap<String, usize> = HashMap::new();
         for (part, moved) in parts.into_iter().zip(&moved) {
@@ -299,13 +311,28 @@ impl Partial {
                     e.piece = to(e.piece);
                     e
                 }));
+            add_counts(&mut merged.input_errors_omitted, part.input_errors_omitted);
+            // Stable: a piece's errors come from one part, in their order. Each part
+            // lists a prefix of its errors in batch order and counts only ones after
+            // it, so the first listed of the merge are the first of the whole batch;
+            // bounded after each part, a merge of many holds two parts' errors at most.
+            merged.input_errors.sort_by_key(|e| e.piece);
+            merged.bound_input_errors();
         }
         merged
             .warnings
             .sort_by(|a, b| (a.first, &a.code).cmp(&(b.first, &b.code)));
-        // Stable: a piece's errors come from one part, in their order.
-        merged.input_errors.sort_by_key(|e| e.piece);
         Ok(merged)
+    }
+
+    /// Keeps the first [`INPUT_ERRORS_LISTED`] input errors listed and counts the
+    /// rest by code.
+    fn bound_input_errors(&mut self) {
+        if self.input_errors.len() > INPUT_ERRORS_LISTED {
+            for placed in self.input_errors.split_off(INPUT_ERRORS_LISTED) {
+                count(&mut self.input_errors_omitted, placed.error.code(), 1);
+            }
+        }
     }
 
     /// The batch view: what `ragtrace analyze --summary` prints (with the sweep when
@@ -351,6 +378,7 @@ impl Partial {
             sweep_counts: self.sweep,
             warnings,
             input_errors: self.input_errors.iter().map(|e| e.error.clone()).collect(),
+            input_errors_omitted: self.input_errors_omitted.clone(),
             documents,
         }
     }

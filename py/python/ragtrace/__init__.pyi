@@ -215,6 +215,7 @@ class AnalysisObject(TypedDict):
     sweep: NotRequired[list[SweepPoint]]
     warnings: list[BatchWarning]
     inputErrors: list[InputErrorRecord]
+    inputErrorsOmitted: NotRequired[dict[str, int]]
     documents: list[DocumentSummary]
 
 
@@ -745,6 +746,7 @@ class BatchView(TypedDict):
     sweep: NotRequired[list[SweepPoint]]
     warnings: list[BatchWarning]
     inputErrors: list[InputErrorRecord]
+    inputErrorsOmitted: NotRequired[dict[str, int]]
     documents: list[DocumentSummary]
 
 
@@ -779,6 +781,7 @@ class Analysis:
     def sweep(self) -> list[SweepPoint]: ...
     def warnings(self) -> list[BatchWarning]: ...
     def input_errors(self) -> list[InputErrorRecord]: ...
+    def input_errors_omitted(self) -> dict[str, int]: ...
     def documents(self) -> list[DocumentSummary]: ...
     def to_dict(self) -> AnalysisObject: ...
 

@@ -3,7 +3,19 @@
 
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::InputError;
+use ragtrace_core::{omitted_total, InputError, OmittedInputErrors};
+
+/// Under the heading when errors past the listed ones were only counted.
+fn omitted_note(listed: usize, omitted: &OmittedInputErrors) -> String {
+    let counts: Vec<String> = omitted
+        .iter()
+        .map(|(code, n)| format!("{n} {code}"))
+        .collect();
+    format!(
+        "The first {listed} are listed; the others are counted by kind: {}.",
+        counts.join(", ")
+    )
+}
 
 fn location(error: &InputError) -> String {
     let mut text = error.source.clone();
@@ -20,6 +32,7 @@ fn location(error: &InputError) -> String {
 pub(crate) fn ErrorPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let errors = Memo::new(move |_| state.parsed.with(|p| p.errors.clone()));
+    let omitted = Memo::new(move |_| state.parsed.with(|p| p.errors_omitted.clone()));
     let config_error = Memo::new(move |_| state.computed.with(|c| c.as_ref().err().cloned()));
     view! {
         {move || {
@@ -44,12 +57,15 @@ pub(crate) fn ErrorPanel() -> impl IntoView {
                 <h2 id="input-error-title">
                     {move || {
                         crate::format::count(
-                            errors.with(Vec::len),
+                            errors.with(Vec::len).saturating_add(omitted.with(omitted_total)),
                             "input could not be read",
                             "inputs could not be read",
                         )
                     }}
                 </h2>
+                <Show when=move || omitted.with(|o| !o.is_empty())>
+                    <p class="input-errors-omitted">{move || omitted_note(errors.with(Vec::len), &omitted.get())}</p>
+                </Show>
                 <ul class="input-errors">
                     {move || errors.get().into_iter().map(|error| view! { <InputErrorItem error=error/> }).collect_view()}
                 </ul>

@@ -83,7 +83,16 @@ fn run_list(many: ManyRuns) -> Option<Element> {
                 facts.push_str(
                     &[
                         " · ",
-                        &count(run.batch.errors.len(), "part", "parts"),
+                        &count(
+                            run.batch
+                                .errors
+                                .len()
+                                .saturating_add(ragtrace_core::omitted_total(
+                                    &run.batch.errors_omitted,
+                                )),
+                            "part",
+                            "parts",
+                        ),
                         " unreadable",
                     ]
                     .concat(),

@@ -4,7 +4,10 @@
 //! (and one chunk of the file), not by the file.
 
 use super::read::{read_batch, read_document, read_partial, ReadError};
-use super::{load_settings, print_input_errors, SettingsArgs, EXIT_INPUT, EXIT_USAGE};
+use super::{
+    load_settings, print_input_errors, print_omitted_input_errors, SettingsArgs, EXIT_INPUT,
+    EXIT_USAGE,
+};
 use clap::{Args, ValueEnum};
 use ragtrace_core::{analyze, BatchAnalyzer, Partial, Settings};
 use serde::Serialize;
@@ -89,6 +92,7 @@ pub(crate) fn run_analyze(args: AnalyzeArgs) -> ExitCode {
 fn whole(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
     let (batch, unreadable) = read_batch(&args.files);
     print_input_errors(&batch.errors);
+    print_omitted_input_errors(batch.errors.len(), &batch.errors_omitted);
     let analysis = match analyze(&batch, settings, args.sweep) {
         Ok(analysis) => analysis,
         Err(err) => {
@@ -115,13 +119,15 @@ fn streamed(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
     let mut unreadable = false;
     for file in &args.files {
         let read = read_document(file, |part| {
-            print_input_errors(&part.errors);
+            let listed_before = analyzer.input_errors().len();
             let mut written = Ok(());
             analyzer.analyze_part(part, |trace| {
                 if !args.summary && written.is_ok() {
                     written = write_line(&mut out, &trace);
                 }
             });
+            // Only the errors the analyzer keeps: the rest are counted, not printed.
+            print_input_errors(analyzer.input_errors().get(listed_before..).unwrap_or(&[]));
             written
         });
         match read {
@@ -137,6 +143,7 @@ fn streamed(args: &AnalyzeArgs, settings: &Settings) -> ExitCode {
         }
     }
     let view = analyzer.finish();
+    print_omitted_input_errors(view.input_errors.len(), &view.input_errors_omitted);
     let partial = unreadable || !view.input_errors.is_empty();
     end(&mut out, &view, partial)
 }
@@ -175,7 +182,9 @@ fn write_partial(
             }
         };
     }
-    print_input_errors(&merged.finish(false).input_errors);
+    let view = merged.finish(false);
+    print_input_errors(&view.input_errors);
+    print_omitted_input_errors(view.input_errors.len(), &view.input_errors_omitted);
     if let Err(err) = std::fs::write(out, merged.to_bytes()) {
         eprintln!("ragtrace: cannot write {}: {err}", out.display());
         return ExitCode::from(EXIT_INPUT);

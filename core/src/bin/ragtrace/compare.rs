@@ -2,7 +2,10 @@
 //! the comparison is `ragtrace_core::runs`.
 
 use super::read::read_batch;
-use super::{load_settings, print_input_errors, read_cases, write_report, SettingsArgs};
+use super::{
+    load_settings, print_input_errors, print_omitted_input_errors, read_cases, write_report,
+    SettingsArgs,
+};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::GoldenReport;
@@ -108,7 +111,9 @@ pub(crate) fn run_compare(args: CompareArgs) -> ExitCode {
     let (batch_a, unreadable_a) = read_batch(&args.a);
     let (batch_b, unreadable_b) = read_batch(&args.b);
     print_input_errors(&batch_a.errors);
+    print_omitted_input_errors(batch_a.errors.len(), &batch_a.errors_omitted);
     print_input_errors(&batch_b.errors);
+    print_omitted_input_errors(batch_b.errors.len(), &batch_b.errors_omitted);
     let report = match compare_batches(&batch_a, &batch_b, &settings, cases.as_ref(), &options) {
         Ok(report) => report,
         Err(err) => {
@@ -176,6 +181,7 @@ fn run_compare_many(
     for (_, file) in &named {
         let (batch, failed) = read_batch(&[(*file).to_owned()]);
         print_input_errors(&batch.errors);
+        print_omitted_input_errors(batch.errors.len(), &batch.errors_omitted);
         unreadable |= failed || !batch.errors.is_empty();
         batches.push(batch);
     }

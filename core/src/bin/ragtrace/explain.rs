@@ -1,7 +1,10 @@
 //! `ragtrace explain`: for every candidate, level and golden case, the least change of
 //! settings that flips it; writes explain.json and explain.md.
 
-use super::{load_settings, print_input_errors, read_cases, write_report, SettingsArgs};
+use super::{
+    load_settings, print_input_errors, print_omitted_input_errors, read_cases, write_report,
+    SettingsArgs,
+};
 use super::{EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::{analyze, explain_analysis, explain_markdown, explain_summary_text};
@@ -37,6 +40,7 @@ pub(crate) fn run(args: ExplainArgs) -> ExitCode {
     };
     let (batch, unreadable) = super::read::read_batch(&args.files);
     print_input_errors(&batch.errors);
+    print_omitted_input_errors(batch.errors.len(), &batch.errors_omitted);
     let explained = analyze(&batch, &settings, false)
         .and_then(|analysis| explain_analysis(&analysis, &settings, cases.as_ref()));
     let explained = match explained {

@@ -146,6 +146,38 @@ fn print_input_errors(errors: &[ragtrace_core::InputError]) {
     }
 }
 
+/// After the listed input errors, when some were only counted: how many there were
+/// in all, and how many of each code were not listed.
+fn print_omitted_input_errors(listed: usize, omitted: &ragtrace_core::OmittedInputErrors) {
+    if omitted.is_empty() {
+        return;
+    }
+    let total = listed.saturating_add(ragtrace_core::omitted_total(omitted));
+    let counts: Vec<String> = omitted
+        .iter()
+        .map(|(code, n)| format!("{} {code}", thousands(*n)))
+        .collect();
+    eprintln!(
+        "ragtrace: {} inputs could not be used (the first {} are listed; not listed: {})",
+        thousands(total),
+        thousands(listed),
+        counts.join(", ")
+    );
+}
+
+/// `n` with a comma between groups of three digits: `2,000,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 fn write_file(dir: &std::path::Path, name: &str, contents: &str) -> Result<(), String> {
     std::fs::create_dir_all(dir)
         .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
@@ -214,6 +246,7 @@ pub(crate) fn golden_inputs(
     let cases = read_cases(cases)?;
     let (batch, unreadable) = read::read_batch(files);
     print_input_errors(&batch.errors);
+    print_omitted_input_errors(batch.errors.len(), &batch.errors_omitted);
     let analysis = analyze(&batch, &settings, false).map_err(|err| {
         eprintln!("ragtrace: {err}");
         ExitCode::from(EXIT_USAGE)

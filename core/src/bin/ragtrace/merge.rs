@@ -3,7 +3,7 @@
 //! prints for all their traces, or written as one partial (`--partial`).
 
 use super::analyze::end;
-use super::{print_input_errors, EXIT_INPUT, EXIT_USAGE};
+use super::{print_input_errors, print_omitted_input_errors, EXIT_INPUT, EXIT_USAGE};
 use clap::Args;
 use ragtrace_core::Partial;
 use std::path::PathBuf;
@@ -70,6 +70,7 @@ pub(crate) fn run_merge(args: MergeArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     print_input_errors(&view.input_errors);
+    print_omitted_input_errors(view.input_errors.len(), &view.input_errors_omitted);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     end(&mut out, &view, !view.input_errors.is_empty())
