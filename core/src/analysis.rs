@@ -8,7 +8,9 @@ use crate::batch::{
 use crate::config::{Config, ConfigError, Settings};
 use crate::diagnostic::InputError;
 use crate::input::{DocumentSummary, ParsedBatch, Trace};
-use crate::trace_analysis::{analyze_trace, reanalyze_trace, Scratch, TraceAnalysis};
+use crate::trace_analysis::{
+    analyze_trace, reanalyze_trace, AcceptedLists, Scratch, TraceAnalysis,
+};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -58,6 +60,12 @@ pub fn analyze(
 }
 
 impl Analysis {
+    /// The accepted lists of this analysis: compare them with an earlier analysis's to
+    /// know whether its golden evaluation still holds (see [`AcceptedLists`]).
+    pub fn accepted_lists(&self) -> AcceptedLists {
+        AcceptedLists::of(&self.traces)
+    }
+
     /// The same batch under new settings: equal to `analyze(batch, settings, with_sweep)`
     /// (with the sweep when this analysis has one), but each trace redoes only the
     /// stages the change reaches (a threshold re-levels it without deciding a block
