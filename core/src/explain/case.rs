@@ -177,7 +177,8 @@ fn explain_linked(
         changes.push(Change::max_chunks(c));
     }
     if changes.is_empty() {
-        changes = tables.least_pairs(least_at)
+        changes = tables
+            .least_pairs(least_at)
             .map(|(return_n, cap)| Change::return_n_and_max_chunks(return_n, cap))
             .collect();
     }
