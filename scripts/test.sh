@@ -37,7 +37,7 @@ step "wasm32 clippy (-D warnings)"
 # only (criterion does not build for wasm32), and so is the Python package.
 with_wasm_toolchain cargo clippy --workspace --exclude ragtrace-py --lib --bins --tests \
   --features ragtrace-web/bench --target wasm32-unknown-unknown --quiet -- -D warnings
-# The page as the site builds it: split at its lazily loaded parts (web/src/lazy.rs).
+# The page as the site builds it: split at its lazily loaded parts (web/src/lazy/).
 # Its own target dir: other rustflags would rebuild everything above.
 RUSTFLAGS="--cfg erase_components --cfg ragtrace_split" CARGO_TARGET_DIR="$ROOT/target/split-clippy" \
   with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-unknown --quiet -- -D warnings
@@ -73,7 +73,7 @@ fi
 # The core has no browser tests of its own: the JS API's (js) run it in wasm.
 step "browser tests: js (${browsers[*]})"
 with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" js
-# The page's tests run it as one module; the site's split (web/src/lazy.rs) is
+# The page's tests run it as one module; the site's split (web/src/lazy/) is
 # checked by the site audit below, which opens every tab in both browsers.
 step "browser tests: web (${browsers[*]})"
 with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" web
