@@ -1,7 +1,7 @@
 //! Calibration: a hand-computed 6-case set and property tests.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 // Inside a `calibration` module so `cargo test calibration` selects every test here.
 mod calibration {
