@@ -256,12 +256,13 @@ impl BatchAnalyzer {
 
     /// The batch view over every trace analysed.
     pub fn finish(self) -> BatchView {
+        let summary = self.summary.finish();
         BatchView {
             config: self.config,
-            summary: self.summary.finish(),
+            warnings: self.warnings.finish(&summary.all),
+            summary,
             sweep: self.with_sweep.then(|| self.sweep_counts.all.points()),
             sweep_counts: self.sweep_counts,
-            warnings: self.warnings.finish(),
             input_errors: self.input_errors,
             documents: self.documents,
         }
