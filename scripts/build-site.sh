@@ -16,7 +16,7 @@ source scripts/env.sh
 # - panic locations are dropped (-Zlocation-detail=none): about 3.7 KB when
 #   panics still had messages.
 # - what a visitor may never use (the Compare and Golden tabs, the JSON
-#   download's serialiser) is split into modules fetched when first needed (`--cfg ragtrace_split`, web/src/lazy.rs;
+#   download's serialiser) is split into modules fetched when first needed (`--cfg ragtrace_split`, web/src/lazy/;
 #   scripts/split-site.sh): the budget is the module the page starts with.
 # Stable compilers take these unstable options with RUSTC_BOOTSTRAP=1 (Debian's
 # route builds its std that way too). RUSTFLAGS replaces .cargo/config.toml's

@@ -25,6 +25,7 @@ source "$ROOT/scripts/env.sh"
 
 TRUNK_VERSION=0.21.14
 WASM_PACK_VERSION=0.13.1
+CARGO_FUZZ_VERSION=0.13.2
 GECKODRIVER_VERSION=0.37.1
 WASM_SPLIT_VERSION=0.2.4
 LLVM_MAJOR=22
@@ -223,6 +224,12 @@ fi
 cargo_tool wasm-bindgen-cli "$wasm_bindgen_version" wasm-bindgen
 cargo_tool trunk "$TRUNK_VERSION" trunk --locked
 cargo_tool wasm-pack "$WASM_PACK_VERSION" wasm-pack --locked
+# The fuzz smoke of scripts/test.sh and the long runs of scripts/fuzz.sh: cargo-fuzz
+# builds with the host toolchain, its targets only with a nightly one (libFuzzer's
+# instrumentation), so it is installed where a nightly toolchain exists.
+if command -v rustup >/dev/null 2>&1 && rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  cargo_tool cargo-fuzz "$CARGO_FUZZ_VERSION" cargo-fuzz --locked
+fi
 # The site build splits the page's wasm at its lazily loaded parts
 # (scripts/split-site.sh). Its binary has no --version: a stamp file says which
 # version is installed.

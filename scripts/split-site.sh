@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Splits the site's wasm at its lazily loaded parts (web/src/lazy.rs) and puts the
+# Splits the site's wasm at its lazily loaded parts (web/src/lazy/) and puts the
 # parts into dist/, in place of the single module Trunk wrote there.
 #
 # Run by scripts/build-site.sh after `trunk build`, which compiled the page with

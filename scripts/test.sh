@@ -6,13 +6,30 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-printf '==> %s\n' "the set-up's npm: working, broken or absent (scripts/test-npm.sh)"
+# Each step prints the time the previous one took, and the run ends with the total,
+# so a CI log shows where the minutes go.
+run_start=$SECONDS
+step_start=$SECONDS
+step_name=
+elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+end_step() {
+  if [ -n "$step_name" ]; then
+    printf '<== %s: %s\n' "$step_name" "$(elapsed $((SECONDS - step_start)))"
+  fi
+}
+step() {
+  end_step
+  step_name=$*
+  step_start=$SECONDS
+  printf '\n==> %s\n' "$*"
+}
+step "the set-up's npm: working, broken or absent (scripts/test-npm.sh)"
 bash scripts/test-npm.sh
+step "set-up (scripts/setup.sh)"
 bash scripts/setup.sh
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
 
-step() { printf '\n==> %s\n' "$*"; }
 # The disk this run writes to, before and after: a run from a clean clone writes
 # several GB to target/ (README.md), and a full disk fails mid-build.
 disk() { df -h "$ROOT" | awk -v when="$1" 'NR == 2 { print "disk " when ": " $4 " free of " $2 }'; }
@@ -37,7 +54,7 @@ step "wasm32 clippy (-D warnings)"
 # only (criterion does not build for wasm32), and so is the Python package.
 with_wasm_toolchain cargo clippy --workspace --exclude ragtrace-py --lib --bins --tests \
   --features ragtrace-web/bench --target wasm32-unknown-unknown --quiet -- -D warnings
-# The page as the site builds it: split at its lazily loaded parts (web/src/lazy.rs).
+# The page as the site builds it: split at its lazily loaded parts (web/src/lazy/).
 # Its own target dir: other rustflags would rebuild everything above.
 RUSTFLAGS="--cfg erase_components --cfg ragtrace_split" CARGO_TARGET_DIR="$ROOT/target/split-clippy" \
   with_wasm_toolchain cargo clippy -p ragtrace-web --lib --target wasm32-unknown-unknown --quiet -- -D warnings
@@ -48,14 +65,14 @@ cargo test --workspace --all-features
 step "Python package: wheel, pytest, type check, engines (scripts/test-python.sh)"
 bash scripts/test-python.sh
 
-step "fuzz smoke (seconds per target)"
-# Only where a nightly toolchain and cargo-fuzz are already there: CI installs
-# neither. The long runs are scripts/fuzz.sh (docs/reliability.md).
-if rustup toolchain list 2>/dev/null | grep -q '^nightly' &&
-  cargo +nightly fuzz --version >/dev/null 2>&1; then
+step "fuzz smoke (seconds per target, from the seeds)"
+# Where a nightly toolchain exists, the set-up installed cargo-fuzz (pinned) into the
+# tools prefix, and every target runs a few seconds; a crash fails the run. The long
+# runs are scripts/fuzz.sh (docs/reliability.md).
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   bash scripts/fuzz.sh "${RAGTRACE_FUZZ_SECONDS:-5}"
 else
-  echo "skipped: needs a nightly toolchain and cargo-fuzz (cargo install cargo-fuzz)"
+  echo "skipped: needs a nightly toolchain (rustup toolchain install nightly)"
 fi
 
 # The runner's defaults (20 s for a whole test file, 5 s for a driver to start)
@@ -73,7 +90,7 @@ fi
 # The core has no browser tests of its own: the JS API's (js) run it in wasm.
 step "browser tests: js (${browsers[*]})"
 with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" js
-# The page's tests run it as one module; the site's split (web/src/lazy.rs) is
+# The page's tests run it as one module; the site's split (web/src/lazy/) is
 # checked by the site audit below, which opens every tab in both browsers.
 step "browser tests: web (${browsers[*]})"
 with_wasm_toolchain wasm-pack --log-level warn test --headless "${browsers[@]}" web
@@ -92,3 +109,5 @@ RAGTRACE_BROWSERS="${browsers[*]}" bash scripts/audit-site.sh
 step "disk"
 disk "at end"
 du -sh "$ROOT/target" | awk '{ print "target/: " $1 }'
+end_step
+printf '\nall checks passed in %s\n' "$(elapsed $((SECONDS - run_start)))"

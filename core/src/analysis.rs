@@ -9,7 +9,9 @@ use crate::config::{Config, ConfigError, Settings};
 use crate::diagnostic::InputError;
 use crate::input::{DocumentSummary, ParsedBatch, Trace};
 use crate::input_errors::{keep_all, OmittedInputErrors};
-use crate::trace_analysis::{analyze_trace, reanalyze_trace, Scratch, TraceAnalysis};
+use crate::trace_analysis::{
+    analyze_trace, reanalyze_trace, AcceptedLists, Scratch, TraceAnalysis,
+};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -64,6 +66,12 @@ pub fn analyze(
 }
 
 impl Analysis {
+    /// The accepted lists of this analysis: compare them with an earlier analysis's to
+    /// know whether its golden evaluation still holds (see [`AcceptedLists`]).
+    pub fn accepted_lists(&self) -> AcceptedLists {
+        AcceptedLists::of(&self.traces)
+    }
+
     /// The same batch under new settings: equal to `analyze(batch, settings, with_sweep)`
     /// (with the sweep when this analysis has one), but each trace redoes only the
     /// stages the change reaches (a threshold re-levels it without deciding a block
@@ -275,12 +283,13 @@ impl BatchAnalyzer {
 
     /// The batch view over every trace analysed.
     pub fn finish(self) -> BatchView {
+        let summary = self.summary.finish();
         BatchView {
             config: self.config,
-            summary: self.summary.finish(),
+            warnings: self.warnings.finish(&summary.all),
+            summary,
             sweep: self.with_sweep.then(|| self.sweep_counts.all.points()),
             sweep_counts: self.sweep_counts,
-            warnings: self.warnings.finish(),
             input_errors: self.input_errors,
             input_errors_omitted: self.input_errors_omitted,
             documents: self.documents,

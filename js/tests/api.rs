@@ -421,7 +421,7 @@ fn compare_runs_rejects_a_bad_rbo_p_naming_it() {
     }
 }
 
-/// The hand-computed 6-case set of core/tests/calibration.rs: AUC 17/18, the Youden
+/// The hand-computed 6-case set of core/tests/library/calibration.rs: AUC 17/18, the Youden
 /// cut at 0.6, and the config argument reaching the calibration.
 #[wasm_bindgen_test]
 fn calibrate_returns_the_core_calibration() {

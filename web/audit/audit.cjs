@@ -191,7 +191,7 @@ class Audit {
     const start = `${this.site.origin}/`;
     await page.goto(start, { waitUntil: "load" });
     await waitAnalysed(page);
-    // The parts a visitor may never use are separate modules (web/src/lazy.rs):
+    // The parts a visitor may never use are separate modules (web/src/lazy/):
     // none of them is fetched for the first paint.
     this.lazyAtStart = this.requests.filter(isLazyModule).map((url) => new URL(url).pathname);
     this.check(this.lazyAtStart.length === 0, `lazily loaded modules fetched at start: ${this.lazyAtStart.join(", ")}`);

@@ -50,7 +50,7 @@ impl FileBlocks {
 impl Drop for FileBlocks {
     fn drop(&mut self) {
         #[cfg(feature = "test-hooks")]
-        crate::test_hooks::WORKER_BLOCKS.fetch_add(
+        crate::counters::WORKER_BLOCKS.fetch_add(
             self.0.blocks_from_worker() as usize,
             std::sync::atomic::Ordering::Relaxed,
         );

@@ -8,7 +8,10 @@
 
 pub mod browser;
 pub mod components;
+#[cfg(feature = "test-hooks")]
+mod counters;
 pub mod format;
+mod hints;
 mod lazy;
 pub(crate) mod persist;
 pub mod samples;
@@ -37,7 +40,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let golden = state::golden::GoldenState::new(state, restored.cases);
     provide_context(golden);
-    provide_context(lazy::CompareLink::new(compare_hash));
+    provide_context(lazy::views::CompareLink::new(compare_hash));
     persist::keep_in_sync(state);
     persist::keep_cases_in_sync(state, golden);
     accept_dropped_files(state);
@@ -345,10 +348,10 @@ fn MainView() -> impl IntoView {
             >
                 {move || match state.shown_view.get() {
                     View::Trace(index) => view! { <TraceView index=index/> }.into_any(),
-                    View::Golden => lazy::lazy_view!(lazy::golden_tab()),
+                    View::Golden => lazy::lazy_view!(lazy::views::golden_tab()),
                     View::Compare => {
-                        let link = expect_context::<lazy::CompareLink>();
-                        lazy::lazy_view!(lazy::compare_tab(link))
+                        let link = expect_context::<lazy::views::CompareLink>();
+                        lazy::lazy_view!(lazy::views::compare_tab(link))
                     }
                     _ => view! { <BatchView/> }.into_any(),
                 }}
@@ -382,7 +385,7 @@ fn Downloads() -> impl IntoView {
         let Some(analysis) = state.analysis.get_untracked() else {
             return;
         };
-        lazy::with_analysis_json(analysis, move |json| {
+        lazy::compute::with_analysis_json(analysis, move |json| {
             let result = json.and_then(|json| {
                 browser::download("ragtrace-analysis.json", "application/json", &json)
             });

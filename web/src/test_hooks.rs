@@ -3,17 +3,12 @@
 //! alone) and the sizes a load is cut into. Compiled only with the `test-hooks`
 //! feature, which the browser tests turn on (web/Cargo.toml); the site is built
 //! without it, and these counts and settings are then not in its wasm at all.
+//!
+//! The hooks reach into the page through its own seams (`counters`,
+//! `state::loading::set_load_sizes`); nothing in the page reads this module.
 
-use crate::state::loading::{SLICE_BYTES, TASK_BUDGET_MS};
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-
-pub(crate) static PARSES: AtomicUsize = AtomicUsize::new(0);
-pub(crate) static MEMO_ANALYSES: AtomicUsize = AtomicUsize::new(0);
-pub(crate) static LIST_WALKS: AtomicUsize = AtomicUsize::new(0);
-pub(crate) static WORKER_BLOCKS: AtomicUsize = AtomicUsize::new(0);
-pub(crate) static GOLDEN_EVALUATIONS: AtomicUsize = AtomicUsize::new(0);
-static SLICE: AtomicUsize = AtomicUsize::new(SLICE_BYTES);
-static TASK_BUDGET: AtomicU32 = AtomicU32::new(TASK_BUDGET_MS);
+use crate::counters::{GOLDEN_EVALUATIONS, LIST_WALKS, MEMO_ANALYSES, PARSES, WORKER_BLOCKS};
+use std::sync::atomic::Ordering;
 
 /// How many documents (and pasted texts) the page has parsed since it started:
 /// the tests check that typing re-parses only the pasted text.
@@ -50,20 +45,12 @@ pub fn blocks_read_by_worker() -> usize {
 /// The slice size of the loads that start after this call (tests use a few bytes,
 /// so that lines are split at every offset).
 pub fn set_slice_bytes(bytes: usize) {
-    SLICE.store(bytes.max(1), Ordering::Relaxed);
-}
-
-pub(crate) fn slice_bytes() -> usize {
-    SLICE.load(Ordering::Relaxed)
+    crate::state::loading::set_load_sizes(Some(bytes), None);
 }
 
 /// The task budget of the loads that start after this call (tests set 0, so that
 /// every slice has a task of its own and a load of a small file can be watched and
 /// cancelled while it runs).
 pub fn set_task_budget_ms(ms: u32) {
-    TASK_BUDGET.store(ms, Ordering::Relaxed);
-}
-
-pub(crate) fn task_budget_ms() -> f64 {
-    f64::from(TASK_BUDGET.load(Ordering::Relaxed))
+    crate::state::loading::set_load_sizes(None, Some(ms));
 }

@@ -9,4 +9,4 @@ pub(crate) use summary::SummaryBuilder;
 pub use summary::{ByMode, ModeSummary, Summary, SCOPES};
 pub use sweep::{SweepCounts, SweepPoint, SweepScopes};
 pub use warnings::BatchWarning;
-pub(crate) use warnings::{Example, WarningsBuilder, EXAMPLES};
+pub(crate) use warnings::{group_message, Example, WarningsBuilder, EXAMPLES};

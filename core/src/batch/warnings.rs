@@ -1,5 +1,6 @@
 //! Findings across the batch: one entry per diagnostic code.
 
+use super::summary::ModeSummary;
 use crate::diagnostic::Severity;
 use crate::trace_analysis::{TraceAnalysis, COMPUTED_CODES};
 use serde::{Deserialize, Serialize};
@@ -14,7 +15,8 @@ pub struct BatchWarning {
     pub severity: Severity,
     /// Traces with at least one finding of this code.
     pub traces: usize,
-    /// The first finding's message.
+    /// What the group's traces have in common, from the code and the batch's counts
+    /// (see [`group_message`]); each trace's own message is among its diagnostics.
     pub message: String,
     /// Names of the first few traces concerned.
     pub examples: Vec<String>,
@@ -49,7 +51,8 @@ pub(crate) struct WarningTally {
     pub(crate) code: String,
     pub(crate) severity: Severity,
     pub(crate) traces: usize,
-    /// The first finding's message.
+    /// The first finding's message: kept in a partial's encoding, not shown (a group
+    /// is described by [`group_message`]).
     pub(crate) message: String,
     /// The first trace's position, and the entry's index among the builder's entries:
     /// codes first seen on the same trace keep the order they were seen in.
@@ -59,16 +62,65 @@ pub(crate) struct WarningTally {
 }
 
 impl WarningTally {
-    /// The warning, names of unnamed traces moved on by `offset` positions.
-    pub(crate) fn finish(self, offset: usize) -> BatchWarning {
+    /// The warning, names of unnamed traces moved on by `offset` positions; `batch` is
+    /// the summary of the whole batch the tally counted.
+    pub(crate) fn finish(self, offset: usize, batch: &ModeSummary) -> BatchWarning {
         BatchWarning {
+            message: group_message(&self.code, self.traces, batch),
             code: self.code,
             severity: self.severity,
             traces: self.traces,
-            message: self.message,
             examples: self.examples.iter().map(|e| e.name(offset)).collect(),
         }
     }
+}
+
+/// The headline of the group of `traces` traces with findings of `code`: what they
+/// have in common, with the batch's counts that tell the group apart (`batch` is the
+/// summary of the whole batch). Never one trace's message, which says only what that
+/// trace has: one trace's level change would read as the whole group's. Shown after
+/// the group's count ("430 traces: ..."), by the page and in the CLI's JSON.
+pub(crate) fn group_message(code: &str, traces: usize, batch: &ModeSummary) -> String {
+    let text = match code {
+        "recorded-differs" => {
+            // Every trace whose recorded level differs has this finding; the rest
+            // differ in lowQuality only.
+            let in_level = batch.level_differs.min(traces);
+            return match (in_level, traces) {
+                (0, _) => "the recorded lowQuality differs from the recomputed one".to_owned(),
+                (_, 1) => "the recorded level or lowQuality differs from the recomputed one \
+                           (in relevanceLevel; see Transitions)"
+                    .to_owned(),
+                _ => format!(
+                    "the recorded level or lowQuality differs from the recomputed one \
+                     ({in_level} of them in relevanceLevel; see Transitions)"
+                ),
+            };
+        }
+        "evidence-differs" => "the recorded evidence differs from the recomputed accepted blocks",
+        "low-quality-gate-inert" => {
+            "hybrid with rank quality: the top quality is 1.0, so the low-quality gate cannot fire"
+        }
+        "wrong-type" => "a field has the wrong type: treated as absent, or the item skipped",
+        "invalid-options" => {
+            "the trace's own options are invalid: computed with defaults plus the user's settings"
+        }
+        "candidate-not-object" => "a candidate is not an object: skipped",
+        "missing-rank" => "a candidate has no originalRank: its position in the array is used",
+        "invalid-rank" => "a candidate's rank is not an integer >= 1: the candidate is invalid",
+        "unknown-label" => "a candidate has no known score label or trace mode: quality 0",
+        "negative-distance" => "a negative distance is treated as 0",
+        "unknown-kind" => "the kind is neither RerankTrace nor LookupResult: recognised by shape",
+        "candidates-ignored" => {
+            "a LookupResult's candidates are ignored: its evidence (or embedded trace) is analysed"
+        }
+        "embedded-trace-unusable" => {
+            "the embedded trace has no candidates array: the evidence is analysed instead"
+        }
+        "n-approximated" => "n is approximated from a LookupResult's capped evidence list",
+        _ => "findings of this code: each trace's diagnostics say what and where",
+    };
+    text.to_owned()
 }
 
 /// Warnings and errors of every trace, grouped by code, in order of first appearance,
@@ -139,9 +191,10 @@ impl WarningsBuilder {
         }
     }
 
-    /// The warnings, in order of first appearance (positions are the batch's).
-    pub(crate) fn finish(self) -> Vec<BatchWarning> {
-        self.out.into_iter().map(|w| w.finish(0)).collect()
+    /// The warnings, in order of first appearance (positions are the batch's); `batch`
+    /// is the summary of the traces the builder was given.
+    pub(crate) fn finish(self, batch: &ModeSummary) -> Vec<BatchWarning> {
+        self.out.into_iter().map(|w| w.finish(0, batch)).collect()
     }
 
     /// The entries being counted, in order of first appearance.
@@ -216,6 +269,77 @@ mod tests {
             codes.contains(&"invalid-options"),
             "and findings made while reading: {codes:?}"
         );
+        for w in &mut expected {
+            w.message = group_message(&w.code, w.traces, &analysis.summary.all);
+        }
         assert_eq!(analysis.warnings, expected);
+    }
+
+    /// A group of lowQuality-only differences, a group of one, and a code the table
+    /// does not know: each still describes the group, never a member.
+    #[test]
+    fn group_messages_name_what_the_group_shares() {
+        let mut batch = ModeSummary::default();
+        assert_eq!(
+            group_message("recorded-differs", 3, &batch),
+            "the recorded lowQuality differs from the recomputed one"
+        );
+        batch.level_differs = 1;
+        assert_eq!(
+            group_message("recorded-differs", 1, &batch),
+            "the recorded level or lowQuality differs from the recomputed one \
+             (in relevanceLevel; see Transitions)"
+        );
+        assert_eq!(
+            group_message("a-later-code", 2, &batch),
+            "findings of this code: each trace's diagnostics say what and where"
+        );
+    }
+
+    /// The page's built-in generated sample (500 traces, 8 candidates each, seed 42)
+    /// under the defaults: each group is described as a group. Of the 430 traces whose
+    /// recorded outcome differs, 389 differ in the level (the summary's
+    /// `levelDiffers`, the off-diagonal of Transitions) and the other 41 in lowQuality
+    /// alone, so no one trace's "relevanceLevel recorded ... but recomputed ..." can
+    /// stand for them.
+    #[test]
+    fn the_generated_sample_s_findings_describe_their_group() {
+        let text = crate::sample::generate_batch(500, 8, 42);
+        let batch = parse_document("generated-500.json", &text);
+        let analysis = analyze(&batch, &Settings::default(), false).expect("default settings");
+        assert_eq!(analysis.summary.all.level_differs, 389);
+        let groups: Vec<(&str, usize, &str)> = analysis
+            .warnings
+            .iter()
+            .map(|w| (w.code.as_str(), w.traces, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                (
+                    "low-quality-gate-inert",
+                    313,
+                    "hybrid with rank quality: the top quality is 1.0, so the low-quality \
+                     gate cannot fire"
+                ),
+                (
+                    "recorded-differs",
+                    430,
+                    "the recorded level or lowQuality differs from the recomputed one \
+                     (389 of them in relevanceLevel; see Transitions)"
+                ),
+            ]
+        );
+        // Each trace keeps its own message among its diagnostics.
+        let first = analysis
+            .traces
+            .iter()
+            .find(|t| t.level_differs)
+            .expect("a trace whose level differs");
+        assert!(first
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == "recorded-differs"
+                && d.message.starts_with("relevanceLevel recorded")));
     }
 }

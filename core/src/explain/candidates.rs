@@ -12,7 +12,6 @@
 //! list serialises as a list of those views.
 
 use super::tables::Tables;
-use super::trace::least_pairs;
 use super::{SetIfList, Work};
 use crate::input::Trace;
 use crate::pipeline::{Status, StatusReason};
@@ -379,7 +378,7 @@ fn changes_of(
         let by_cap = &mut scratch.by_cap;
         tables.least_return_n_by_cap(j, &scratch.earlier, by_cap);
         let least = |c: usize| by_cap.get(c.checked_sub(1)?).copied().filter(|&at| at > 0);
-        for (at, c) in least_pairs(tables, least) {
+        for (at, c) in tables.least_pairs(least) {
             changes.push_pair(at, c);
         }
     }

@@ -3,7 +3,6 @@
 //! the hit levels are the golden evaluation's own (contract section 6).
 
 use super::change::Change;
-use super::trace::least_pairs;
 use super::{CaseExplanation, FoundIf, Work};
 use crate::config::{Config, Settings};
 use crate::golden::{self, CaseReport, GoldenCase, HitProbe, LinkedBy, RunView};
@@ -178,7 +177,8 @@ fn explain_linked(
         changes.push(Change::max_chunks(c));
     }
     if changes.is_empty() {
-        changes = least_pairs(&tables, least_at)
+        changes = tables
+            .least_pairs(least_at)
             .map(|(return_n, cap)| Change::return_n_and_max_chunks(return_n, cap))
             .collect();
     }

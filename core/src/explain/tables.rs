@@ -403,6 +403,23 @@ impl Tables {
         &self.caps
     }
 
+    /// The least pairs (returnN, cap) that give `holds_at`: for each cap other than the
+    /// current one, nearest first, the least `returnN` (from `least_return_n`) when it is
+    /// smaller than every nearer cap's: the pairs no other pair beats on both settings.
+    pub(crate) fn least_pairs<'a>(
+        &'a self,
+        least_return_n: impl Fn(usize) -> Option<usize> + 'a,
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let mut best = usize::MAX;
+        self.other_caps().iter().filter_map(move |&(_, cap)| {
+            let return_n = least_return_n(cap)?;
+            (return_n < best && return_n != self.return_n).then(|| {
+                best = return_n;
+                (return_n, cap)
+            })
+        })
+    }
+
     /// The nearest caps (one, or two at the same distance) for which `holds` is true.
     pub(crate) fn nearest_caps<'a>(
         &'a self,

@@ -57,20 +57,3 @@ pub(crate) fn explain_with(
         candidates,
     }
 }
-
-/// The least pairs (returnN, cap) that give `holds_at`: for each cap other than the
-/// current one, nearest first, the least `returnN` (from `least_return_n`) when it is
-/// smaller than every nearer cap's: the pairs no other pair beats on both settings.
-pub(crate) fn least_pairs<'a>(
-    tables: &'a Tables,
-    least_return_n: impl Fn(usize) -> Option<usize> + 'a,
-) -> impl Iterator<Item = (usize, usize)> + 'a {
-    let mut best = usize::MAX;
-    tables.other_caps().iter().filter_map(move |&(_, cap)| {
-        let return_n = least_return_n(cap)?;
-        (return_n < best && return_n != tables.return_n).then(|| {
-            best = return_n;
-            (return_n, cap)
-        })
-    })
-}

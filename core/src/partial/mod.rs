@@ -40,7 +40,7 @@ pub use cases::{CaseMatches, CaseMatchesBuilder};
 pub use encode::{DecodeError, FORMAT_VERSION as PARTIAL_FORMAT_VERSION, MAGIC as PARTIAL_MAGIC};
 
 use crate::analysis::{BatchCounts, BatchView};
-use crate::batch::{BatchWarning, Example, SummaryBuilder, SweepScopes, EXAMPLES};
+use crate::batch::{group_message, BatchWarning, Example, SummaryBuilder, SweepScopes, EXAMPLES};
 use crate::config::{Config, ConfigError, SettingKey, Settings};
 use crate::diagnostic::{InputError, Severity};
 use crate::input::DocumentSummary;
@@ -356,6 +356,7 @@ impl Partial {
                 }),
             }
         }
+        let summary = self.summary.finish();
         let warnings = self
             .warnings
             .iter()
@@ -363,7 +364,7 @@ impl Partial {
                 code: w.code.clone(),
                 severity: w.severity,
                 traces: w.traces,
-                message: w.message.clone(),
+                message: group_message(&w.code, w.traces, &summary.all),
                 examples: w
                     .examples
                     .iter()
@@ -373,7 +374,7 @@ impl Partial {
             .collect();
         BatchView {
             config: self.config,
-            summary: self.summary.finish(),
+            summary,
             sweep: with_sweep.then(|| self.sweep.all.points()),
             sweep_counts: self.sweep,
             warnings,

@@ -2,7 +2,6 @@
 //! evaluating, that a new analysis would give the report the last one gave.
 
 use super::{Decided, TraceAnalysis};
-use crate::analysis::Analysis;
 use crate::input::Trace;
 use crate::pipeline::Status;
 use std::sync::Arc;
@@ -14,9 +13,9 @@ use std::sync::Arc;
 ///
 /// Only `returnN` and `maxChunksPerDocument` decide which blocks are accepted; a move of
 /// `maxL2Distance`, `hybridQuality`, a threshold or `excerptMaxChars` leaves the lists
-/// as they were. Comparing is cheap after such a move ([`Analysis::reanalyze`] shares
-/// the decisions, so a trace compares by pointer); otherwise a trace compares its
-/// accepted candidates' indices.
+/// as they were. Comparing is cheap after such a move
+/// ([`Analysis::reanalyze`](crate::Analysis::reanalyze) shares the decisions, so a trace
+/// compares by pointer); otherwise a trace compares its accepted candidates' indices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcceptedLists(Vec<AcceptedList>);
 
@@ -57,10 +56,9 @@ impl AcceptedList {
     }
 }
 
-impl Analysis {
-    /// The accepted lists of this analysis: compare them with an earlier analysis's to
-    /// know whether its golden evaluation still holds (see [`AcceptedLists`]).
-    pub fn accepted_lists(&self) -> AcceptedLists {
-        AcceptedLists(self.traces.iter().map(AcceptedList::of).collect())
+impl AcceptedLists {
+    /// The accepted lists of `traces`, one analysis's traces in batch order.
+    pub(crate) fn of(traces: &[TraceAnalysis]) -> Self {
+        AcceptedLists(traces.iter().map(AcceptedList::of).collect())
     }
 }

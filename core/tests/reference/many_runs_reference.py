@@ -1,4 +1,4 @@
-"""Independent reference for the many-run comparison (core/tests/many_runs.rs).
+"""Independent reference for the many-run comparison (core/tests/library/many_runs.rs).
 
 Reads tests/fixtures/many-runs-values.json (per case, per run, the five metrics: hit,
 recall@k, P@k, MRR, nDCG@k) and prints, as JSON:

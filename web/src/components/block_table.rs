@@ -3,7 +3,7 @@
 use crate::components::dom::host;
 use crate::components::what_if::hint_list;
 use crate::format::number;
-use crate::state::explain::TraceHints;
+use crate::hints::TraceHints;
 use crate::state::Shared;
 use leptos::prelude::*;
 use ragtrace_core::BlockChange;

@@ -54,7 +54,7 @@ pub fn visible_rows(
         None => t.level_differs,
     };
     #[cfg(feature = "test-hooks")]
-    crate::test_hooks::LIST_WALKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    crate::counters::LIST_WALKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut rows: Vec<usize> = analysis
         .traces
         .iter()

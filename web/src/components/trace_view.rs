@@ -7,7 +7,7 @@ use crate::components::finding::DiagnosticLine;
 use crate::components::waterfall::Waterfall;
 use crate::components::what_if::{level_hints, on_try};
 use crate::format::{self, level_class, number, optional_bool, optional_number, yes_no};
-use crate::state::explain::TraceHints;
+use crate::hints::TraceHints;
 use crate::state::{AppState, Shared, View};
 use leptos::prelude::*;
 use ragtrace_core::{block_changes, Config, SettingKey};

@@ -1,11 +1,12 @@
 //! What would it take: hints ("accepted with returnN >= 7"), each with a Try button
 //! that applies its change (`state::explain::try_change`). The hints are written
-//! where they are computed (`state::explain::hints`, lazily loaded); the trace view
+//! where they are computed (`hints::hints`, lazily loaded); the trace view
 //! lists them as plain DOM (`dom.rs`: far less of the first load than typed views)
 //! and handles every Try with one click handler.
 
 use crate::components::dom::{add, el, set};
-use crate::state::explain::{try_change, Hint, TraceHints};
+use crate::hints::{Hint, TraceHints};
+use crate::state::explain::try_change;
 use crate::state::{AppState, Shared};
 use leptos::prelude::*;
 use ragtrace_core::Change;

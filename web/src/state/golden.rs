@@ -65,7 +65,7 @@ pub(crate) fn evaluation(
         accepted.with(|_| ());
         let analysis = untrack(analysis)?;
         #[cfg(feature = "test-hooks")]
-        crate::test_hooks::GOLDEN_EVALUATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        crate::counters::GOLDEN_EVALUATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Some(Shared::new(evaluate_analysis(&cases, &analysis)))
     })
 }

@@ -41,10 +41,9 @@ pub const SLICES_PER_READ: u64 = 8;
 /// next one is there when the parse reaches it.
 const BLOCKS_IN_FLIGHT: u32 = 3;
 
-// The browser tests cut loads finer (`test_hooks`); the site reads the constants.
-#[cfg(feature = "test-hooks")]
-use crate::test_hooks::{slice_bytes, task_budget_ms};
-
+// The slice size and task budget of the loads that start from now on. The site reads
+// the constants; builds with the `test-hooks` feature can cut loads finer
+// (`set_load_sizes`, which the browser tests call through `test_hooks`).
 #[cfg(not(feature = "test-hooks"))]
 fn slice_bytes() -> usize {
     SLICE_BYTES
@@ -53,6 +52,35 @@ fn slice_bytes() -> usize {
 #[cfg(not(feature = "test-hooks"))]
 fn task_budget_ms() -> f64 {
     f64::from(TASK_BUDGET_MS)
+}
+
+#[cfg(feature = "test-hooks")]
+static SLICE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(SLICE_BYTES);
+#[cfg(feature = "test-hooks")]
+static TASK_BUDGET: std::sync::atomic::AtomicU32 =
+    std::sync::atomic::AtomicU32::new(TASK_BUDGET_MS);
+
+#[cfg(feature = "test-hooks")]
+fn slice_bytes() -> usize {
+    SLICE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+#[cfg(feature = "test-hooks")]
+fn task_budget_ms() -> f64 {
+    f64::from(TASK_BUDGET.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// Sets the slice size (at least one byte) and the task budget of the loads that start
+/// after this call; `None` leaves one as it is.
+#[cfg(feature = "test-hooks")]
+pub(crate) fn set_load_sizes(slice_bytes: Option<usize>, task_budget_ms: Option<u32>) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if let Some(bytes) = slice_bytes {
+        SLICE.store(bytes.max(1), Relaxed);
+    }
+    if let Some(ms) = task_budget_ms {
+        TASK_BUDGET.store(ms, Relaxed);
+    }
 }
 
 /// Where the current load is.

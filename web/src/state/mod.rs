@@ -113,7 +113,7 @@ pub const PASTE_PAUSE: Duration = Duration::from_millis(100);
 /// Every whole-text parse of the page goes through here, so that it is counted.
 pub(crate) fn parse_counted(source: &str, text: &str) -> ParsedBatch {
     #[cfg(feature = "test-hooks")]
-    crate::test_hooks::PARSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    crate::counters::PARSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     parse_document(source, text)
 }
 
@@ -309,7 +309,7 @@ impl AppState {
                         return Ok(analysis);
                     }
                     #[cfg(feature = "test-hooks")]
-                    crate::test_hooks::MEMO_ANALYSES
+                    crate::counters::MEMO_ANALYSES
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     match previous {
                         Some(Ok(previous)) => previous.reanalyze(&batch, s),

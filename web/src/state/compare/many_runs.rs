@@ -171,7 +171,7 @@ impl ManyRuns {
                             Some((_, _, report)) => report.clone(),
                             None => {
                                 #[cfg(feature = "test-hooks")]
-                                crate::test_hooks::GOLDEN_EVALUATIONS
+                                crate::counters::GOLDEN_EVALUATIONS
                                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                                 Shared::new(evaluate_analysis(&cases, &run.analysis))
                             }

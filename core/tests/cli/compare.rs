@@ -1,7 +1,6 @@
 //! End-to-end: `ragtrace compare` and `ragtrace eval --baseline`, their files and exit codes.
-#![cfg(feature = "cli")]
 
-mod common;
+use crate::common;
 
 use common::fixture_arg;
 use serde_json::{json, Value};

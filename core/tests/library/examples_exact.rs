@@ -1,7 +1,7 @@
 //! Exact outputs on the spec's example fixtures; every number computed by hand from the contract.
 #![allow(clippy::type_complexity)] // tuples of expected columns read best inline
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use ragtrace_core::CanonicalLabel;

@@ -2,9 +2,8 @@
 //! `ragtrace merge` of the partials prints byte for byte what `analyze --summary`
 //! prints for all the files, with the same exit status; corrupt partials and partials
 //! of different settings are refused with a usage error naming the file.
-#![cfg(feature = "cli")]
 
-mod common;
+use crate::common;
 
 use common::fixture_arg;
 use ragtrace_core::generate_batch_lines;

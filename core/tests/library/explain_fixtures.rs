@@ -10,7 +10,7 @@
 //! `f64`s found by bisecting `1 - min(d, M) / M` in IEEE doubles independently of the
 //! product (e.g. the least M with `1 - 0.25 / M >= 0.9` is 2.4999999999999996).
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use ragtrace_core::{explain, explain_markdown, parse_cases, parse_documents, Settings};

@@ -1,7 +1,7 @@
 //! The page's built-in cases against the spec-example traces: moving returnN
 //! changes the hit levels (checked by hand from contract sections 3 and 6).
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use ragtrace_core::{analyze, parse_documents, Settings};

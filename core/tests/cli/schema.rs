@@ -1,9 +1,8 @@
 //! End-to-end: `ragtrace schema NAME` prints the output's schema, and what every
 //! command writes on the fixtures matches the schema it prints.
 
-mod common;
-#[path = "common/schema_check.rs"]
-mod schema_check;
+use crate::common;
+use crate::schema_check;
 
 use common::fixture_arg;
 use schema_check::assert_valid;

@@ -1,4 +1,4 @@
-mod common;
+use crate::common;
 
 use common::fixture;
 use ragtrace_core::{canonical_label, CanonicalLabel};

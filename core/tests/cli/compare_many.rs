@@ -1,5 +1,4 @@
 //! End-to-end: `ragtrace compare --run NAME=FILE ...`, its files, gate and errors.
-#![cfg(feature = "cli")]
 
 use ragtrace_core::{
     compare_many_batches, generate_many_runs, parse_cases, parse_document, ManyRunOptions, Settings,

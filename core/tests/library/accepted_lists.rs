@@ -2,7 +2,7 @@
 //! `returnN`, `maxChunksPerDocument` (and per-trace options that set them) change them.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use proptest::prelude::*;

@@ -1,7 +1,6 @@
 //! End-to-end: the `ragtrace` binary, its output and its exit codes.
-#![cfg(feature = "cli")]
 
-mod common;
+use crate::common;
 
 use common::fixture_arg;
 use std::io::Write;

@@ -1,9 +1,8 @@
 //! End-to-end: `ragtrace analyze --format jsonl` and `--summary` read files as a stream
 //! and agree with the one JSON object; bad bytes cost one line; non-JSON is refused
 //! from its first chunk.
-#![cfg(feature = "cli")]
 
-mod common;
+use crate::common;
 
 use common::fixture_arg;
 use ragtrace_core::{generate_batch, generate_batch_lines};

@@ -1,7 +1,7 @@
 //! The golden cases' explanation alone (what the page's Golden tab computes) is the
 //! `cases` and `summary` of the whole explanation, under several settings.
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use ragtrace_core::{analyze, explain_analysis, explain_golden_cases, parse_cases};

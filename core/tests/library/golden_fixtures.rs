@@ -2,8 +2,6 @@
 //! `dense-trace.json` and `golden-runs.json` (the accepted blocks the pipeline
 //! keeps under each trace's options), with hand-computed expectations.
 
-mod common;
-
 // Inside a `golden` module so `cargo test golden` selects every test here.
 mod golden {
 

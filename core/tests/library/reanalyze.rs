@@ -2,7 +2,7 @@
 //! sweep counts, which the JSON leaves out) for every kind of settings change.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use proptest::prelude::*;

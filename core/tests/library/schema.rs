@@ -3,8 +3,9 @@
 //! value changed in any of the ways a schema could hide (a key missing, a key added,
 //! a wrong type, a null) fails.
 
+#[path = "../common/mod.rs"]
 mod common;
-#[path = "common/schema_check.rs"]
+#[path = "../common/schema_check.rs"]
 mod schema_check;
 
 use common::fixture;
@@ -345,8 +346,8 @@ mod declarations {
     use schemars::generate::SchemaSettings;
     use std::collections::{BTreeMap, BTreeSet};
 
-    const TYPESCRIPT: &str = include_str!("../../js/types/ragtrace.d.ts");
-    const PYTHON: &str = include_str!("../../py/python/ragtrace/__init__.pyi");
+    const TYPESCRIPT: &str = include_str!("../../../js/types/ragtrace.d.ts");
+    const PYTHON: &str = include_str!("../../../py/python/ragtrace/__init__.pyi");
 
     /// Rust's name -> the TypeScript interface's, where they differ.
     const TS_NAMES: &[(&str, &str)] = &[("Analysis", "AnalysisObject")];

@@ -1,0 +1,35 @@
+//! Tests of the library's public surface: the hand-computed examples, the fixtures,
+//! properties against reference implementations, hostile input, and the layering of
+//! the sources. One test binary (`--test library`) that a plain
+//! `cargo test -p ragtrace-core` builds and runs. The schema checks (`schema.rs`) need
+//! the feature `schema` and are a binary of their own (`--test schema`).
+//!
+//! The properties' regression seeds are in `core/tests/proptest-regressions/`, one
+//! file per module (proptest names them after the source file, beside the folder of
+//! the binary's `main.rs`).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod accepted_lists;
+mod bad_input;
+mod bounded_errors;
+mod calibration;
+mod compare_properties;
+mod examples_exact;
+mod explain_fixtures;
+mod explain_golden_cases;
+mod explain_properties;
+mod fixtures_canonicalise;
+mod fuzz_regressions;
+mod golden;
+mod golden_fixtures;
+mod golden_sample;
+mod hostile_inputs;
+mod layers;
+mod many_runs;
+mod partial;
+mod properties;
+mod reanalyze;
+mod seed_scenarios;
+mod stream;
