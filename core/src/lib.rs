@@ -101,6 +101,7 @@ mod runs;
 mod sample;
 #[cfg(feature = "schema")]
 mod schema;
+mod score_kind;
 mod stats;
 mod trace_analysis;
 
@@ -112,12 +113,13 @@ pub use crate::input::{
     READ_CHUNK,
 };
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
+pub use crate::score_kind::{l2_distance, score_from_distance, Converted};
 
 // Settings.
 pub use crate::config::{
     decode_component, encode_component, encode_settings, link_pairs, settings_from_pairs,
-    settings_from_text, Config, ConfigError, HybridQuality, SettingBounds, SettingKey, SettingKind,
-    SettingValue, Settings,
+    settings_from_text, Config, ConfigError, HybridQuality, ScoreKind, SettingBounds, SettingKey,
+    SettingKind, SettingValue, Settings,
 };
 
 // The analysis of a batch.

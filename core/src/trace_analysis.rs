@@ -4,13 +4,14 @@
 //! Field names mirror the output keys (snake_case here, camelCase in JSON);
 //! absent values are `None` and serialise to `null`, never omitted.
 
-use crate::config::{Config, HybridQuality, Settings};
+use crate::config::{Config, HybridQuality, ScoreKind, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::input::{Candidate, Hot, Rank, Trace};
 use crate::label::CanonicalLabel;
 use crate::outcome::{filters, outcome_of, Level};
 use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
 use crate::quality::{dense_quality, quality, Quality, QualityBasis};
+use crate::score_kind::{l2_distance, range_text};
 use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde::Serializer;
@@ -56,6 +57,8 @@ pub struct TraceAnalysis {
     options_diagnostic: Option<Box<Diagnostic>>,
     /// Some quality was computed from a distance (see [`Qualities`]).
     quality_reads_distance: bool,
+    /// Some score read lay outside its `scoreKind`'s range (see [`Qualities`]).
+    score_out_of_range: bool,
     /// The top quality as a function of `maxL2Distance` (see [`TopParts`]).
     top_parts: TopParts,
     /// One entry per candidate in section 3.3 order, invalid ones last. Shared with
@@ -151,14 +154,29 @@ pub(crate) enum Finding<'a> {
     GateInert,
     RecordedDiffers,
     EvidenceDiffers(&'a EvidenceComparison),
+    /// A candidate's score (or `denseDistance`, when `dense_distance`) lay outside the
+    /// range of the `scoreKind` it was read under.
+    ScoreOutOfRange {
+        candidate: &'a Candidate,
+        dense_distance: bool,
+    },
 }
 
 /// The codes of the findings the configuration causes, at their [`Finding::computed`] index.
-pub(crate) const COMPUTED_CODES: [&str; 3] = [
+pub(crate) const COMPUTED_CODES: [&str; 4] = [
     "low-quality-gate-inert",
     "recorded-differs",
     "evidence-differs",
+    SCORE_OUT_OF_RANGE,
 ];
+
+/// The code of [`Finding::ScoreOutOfRange`] (the contract's `scoreOutOfRange`, kebab-case as
+/// every code).
+pub(crate) const SCORE_OUT_OF_RANGE: &str = "score-out-of-range";
+
+/// The code of the warning made while reading a negative distance: what `l2` does with a
+/// score out of its range, so it is dropped under another kind (which checks its own).
+const NEGATIVE_DISTANCE: &str = "negative-distance";
 
 impl Finding<'_> {
     pub(crate) fn code(&self) -> &str {
@@ -167,6 +185,7 @@ impl Finding<'_> {
             Finding::GateInert => COMPUTED_CODES[0],
             Finding::RecordedDiffers => COMPUTED_CODES[1],
             Finding::EvidenceDiffers(_) => COMPUTED_CODES[2],
+            Finding::ScoreOutOfRange { .. } => COMPUTED_CODES[3],
         }
     }
 
@@ -178,6 +197,7 @@ impl Finding<'_> {
             Finding::GateInert => Some(0),
             Finding::RecordedDiffers => Some(1),
             Finding::EvidenceDiffers(_) => Some(2),
+            Finding::ScoreOutOfRange { .. } => Some(3),
         }
     }
 
@@ -206,6 +226,34 @@ impl Finding<'_> {
                 cmp.recorded.join(", "),
                 cmp.recomputed.join(", ")
             )),
+            Finding::ScoreOutOfRange {
+                candidate,
+                dense_distance,
+            } => {
+                let kind = t.config.score_kind;
+                let (field, value) = if *dense_distance {
+                    ("denseDistance", candidate.dense_distance)
+                } else {
+                    ("score", candidate.score)
+                };
+                let value = value.unwrap_or(f64::NAN);
+                let read = match l2_distance(kind, value).distance {
+                    Some(_) => "clamped into it",
+                    None => "quality 0",
+                };
+                Diagnostic::new(
+                    Severity::Warning,
+                    self.code(),
+                    format!(
+                        "candidate {} ({}): {field} {value} is outside the range {} of scoreKind {}; {read}",
+                        candidate.input_index,
+                        candidate.evidence_key,
+                        range_text(kind),
+                        kind.as_str()
+                    ),
+                    Some(t.trace.pointer.clone()),
+                )
+            }
         }
     }
 }
@@ -319,15 +367,54 @@ impl TraceAnalysis {
         } else {
             &[]
         };
+        // Under another kind than `l2`, a negative score may be in range, and one out
+        // of range is its kind's own finding.
+        let l2 = self.config.score_kind == ScoreKind::L2;
+        let out_of_range = self
+            .score_out_of_range
+            .then(|| self.out_of_range_findings())
+            .into_iter()
+            .flatten();
         read.iter()
+            .filter(move |d| l2 || d.code != NEGATIVE_DISTANCE)
             .chain(self.options_diagnostic.as_deref())
             .map(Finding::Stored)
+            .chain(out_of_range)
             .chain(self.low_quality_gate_inert.then_some(Finding::GateInert))
             .chain(
                 (self.level_differs || self.low_quality_differs)
                     .then_some(Finding::RecordedDiffers),
             )
             .chain(evidence_differs.map(Finding::EvidenceDiffers))
+    }
+
+    /// One finding per candidate whose score read under `scoreKind` lay outside the
+    /// kind's range: the candidates the quality stage flagged, found again.
+    fn out_of_range_findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
+        let kind = self.config.score_kind;
+        let reads_dense_distance = self.config.hybrid_quality != HybridQuality::Rank;
+        let out = move |value: Option<f64>| {
+            value.is_some_and(|s| s.is_finite() && l2_distance(kind, s).out_of_range)
+        };
+        self.trace
+            .candidates()
+            .iter()
+            .filter(|c| !matches!(c.rank, Rank::Invalid(_)))
+            .filter_map(move |c| {
+                let dense_distance = match c.canonical_label {
+                    Some(CanonicalLabel::Dense) if out(c.score) => false,
+                    Some(CanonicalLabel::Hybrid)
+                        if reads_dense_distance && out(c.dense_distance) =>
+                    {
+                        true
+                    }
+                    _ => return None,
+                };
+                Some(Finding::ScoreOutOfRange {
+                    candidate: c,
+                    dense_distance,
+                })
+            })
     }
 
     fn block_of(&self, d: &Decided) -> Option<Block<'_>> {
@@ -339,6 +426,7 @@ impl TraceAnalysis {
             candidate,
             original_rank: hot.rank(),
             quality_score: quality.score,
+            distance: quality.distance(),
             status: d.status,
             accepted_rank: d.accepted_rank.map(NonZeroUsize::get),
             quality_explanation: quality.basis,
@@ -419,6 +507,9 @@ pub struct Block<'a> {
     /// Effective rank; `None` for an invalid one.
     pub original_rank: Option<u64>,
     pub quality_score: f64,
+    /// The L2 distance the quality read (the score, or `denseDistance`, under
+    /// `scoreKind`); `None` when it read none.
+    pub distance: Option<f64>,
     pub status: Status,
     pub accepted_rank: Option<usize>,
     /// E.g. `1 - min(0.41, 1.2) / 1.2 = 0.658`, `rank 3 of 5 -> 0.6`.
@@ -510,6 +601,7 @@ impl Serialize for Block<'_> {
         s.serialize_field("scoreLabel", &c.score_label)?;
         s.serialize_field("canonicalLabel", &c.canonical_label)?;
         s.serialize_field("score", &c.score)?;
+        s.serialize_field("distance", &self.distance)?;
         s.serialize_field("qualityScore", &self.quality_score)?;
         s.serialize_field("status", &self.status)?;
         s.serialize_field("acceptedRank", &self.accepted_rank)?;
@@ -618,6 +710,9 @@ mod schema {
         score_label: Option<String>,
         canonical_label: Option<CanonicalLabel>,
         score: Option<f64>,
+        /// The L2 distance the quality read: the score (or `denseDistance`) under
+        /// `scoreKind`, a negative one as 0; null when it read none.
+        distance: Option<f64>,
         quality_score: f64,
         status: Status,
         accepted_rank: Option<usize>,
@@ -770,6 +865,7 @@ pub(crate) fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
         None => Quality {
             score: 0.0,
             basis: QualityBasis::InvalidRank,
+            out_of_range: false,
         },
     }
 }
@@ -786,6 +882,8 @@ struct Qualities {
     gate_inert: bool,
     /// Some quality was computed from a distance, so `maxL2Distance` changes it.
     reads_distance: bool,
+    /// Some score read lay outside its `scoreKind`'s range.
+    out_of_range: bool,
 }
 
 /// The accepted blocks' best quality in two parts, so that a change of
@@ -824,6 +922,7 @@ impl TopParts {
                 self.without_distance = self.without_distance.max(rank_q);
             }
             QualityBasis::NoScore
+            | QualityBasis::NoDistance
             | QualityBasis::Rank { .. }
             | QualityBasis::UnknownLabel
             | QualityBasis::InvalidRank => {
@@ -857,6 +956,7 @@ impl Qualities {
                 | QualityBasis::DenseDistance { .. }
                 | QualityBasis::MaxRankDense { .. }
         );
+        self.out_of_range |= q.out_of_range;
         if status == Status::Accepted {
             self.raise_top(q.score);
             self.top_parts.add(q);
@@ -1039,6 +1139,7 @@ fn finish(
         used_trace_options,
         options_diagnostic,
         quality_reads_distance: qualities.reads_distance,
+        score_out_of_range: qualities.out_of_range,
         top_parts: qualities.top_parts,
         decided,
         facts,

@@ -8,6 +8,15 @@
 export type CanonicalLabel = "dense" | "hybrid";
 /** How a hybrid hit's quality is computed (contract section 3.2). */
 export type HybridQuality = "rank" | "denseWhenPresent" | "maxRankDense";
+/** What a dense `score` (and a hybrid `denseDistance`) is: contract section 10.1. */
+export type ScoreKind =
+  | "l2"
+  | "l2Squared"
+  | "cosineDistance"
+  | "cosineSimilarity"
+  | "negativeInnerProduct"
+  | "elasticCosine"
+  | "inverseL2Squared";
 /** A recomputed relevance level. */
 export type Level = "PRECISE" | "HIGHLY_RELEVANT" | "RELEVANT" | "LOW_RELEVANCE" | "NO_MATCH";
 /** What post-processing did with a candidate. */
@@ -28,6 +37,7 @@ export interface Settings {
   highlyRelevantThreshold?: number;
   referenceThreshold?: number;
   hybridQuality?: HybridQuality;
+  scoreKind?: ScoreKind;
   /** Whether each trace's own recorded `options` apply (default true). */
   useTraceOptions?: boolean;
 }
@@ -42,6 +52,7 @@ export interface Config {
   highlyRelevantThreshold: number;
   referenceThreshold: number;
   hybridQuality: HybridQuality;
+  scoreKind: ScoreKind;
 }
 
 /** A finding about one trace, located by a JSON pointer when it has a place. */
@@ -141,6 +152,8 @@ export interface Block {
   scoreLabel: string | null;
   canonicalLabel: CanonicalLabel | null;
   score: number | null;
+  /** The L2 distance the quality read (the score under `scoreKind`); null when none. */
+  distance: number | null;
   qualityScore: number;
   status: Status;
   acceptedRank: number | null;

@@ -2,7 +2,7 @@
 //!
 //! A trace's analysis runs in three stages, each reading its own keys of the
 //! configuration: deciding the blocks (`returnN`, `maxChunksPerDocument`), their
-//! qualities (`maxL2Distance`, `hybridQuality`) and the level (the three thresholds).
+//! qualities (`maxL2Distance`, `hybridQuality`, `scoreKind`) and the level (the three thresholds).
 //! A change redoes the first stage whose keys it touches and every stage after it,
 //! with the same stage functions the full analysis runs, so the result is the one
 //! [`analyze_trace`](super::analyze_trace) would give.
@@ -39,16 +39,25 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
         highly_relevant_threshold: _,
         reference_threshold: _,
         hybrid_quality,
+        score_kind,
     } = *after;
     if return_n != before.return_n || max_chunks_per_document != before.max_chunks_per_document {
         Stage::Decide
     } else if hybrid_quality != before.hybrid_quality
+        || score_kind != before.score_kind
         || (reads_distance && max_l2_distance != before.max_l2_distance)
     {
         Stage::Qualify
     } else {
         Stage::Level
     }
+}
+
+/// Whether two configurations compute each quality from the same numbers (labels,
+/// ranks, `hybridQuality` and `scoreKind` decide which distance is read), so that
+/// only `maxL2Distance` can differ in what the qualities read.
+fn same_reading(before: &Config, after: &Config) -> bool {
+    before.hybrid_quality == after.hybrid_quality && before.score_kind == after.score_kind
 }
 
 /// What `previous`'s qualities decided, as its quality stage made it.
@@ -58,6 +67,7 @@ fn qualities_of(previous: &TraceAnalysis) -> Qualities {
         top_parts: previous.top_parts,
         gate_inert: previous.low_quality_gate_inert,
         reads_distance: previous.quality_reads_distance,
+        out_of_range: previous.score_out_of_range,
     }
 }
 
@@ -92,7 +102,7 @@ pub(crate) fn reanalyze_trace(
     ) {
         Stage::Decide => Decisions::make(trace, &config.config, scratch),
         Stage::Qualify => {
-            let only_distance = previous.config.hybrid_quality == config.config.hybrid_quality;
+            let only_distance = same_reading(&previous.config, &config.config);
             let before = only_distance.then_some(previous_qualities);
             kept(requalify(trace, &config.config, &previous.decided, before))
         }
@@ -120,7 +130,7 @@ pub(crate) fn reanalyze_outcome(
         // The top is the best quality of the blocks accepted, which the decisions kept
         // name; the rest of the quality stage (whether the gate is inert, whether a
         // quality reads a distance) is not read by the outcome.
-        Stage::Qualify if previous.config.hybrid_quality == config.hybrid_quality => {
+        Stage::Qualify if same_reading(&previous.config, &config) => {
             requalify(
                 trace,
                 &config,
@@ -160,6 +170,14 @@ mod tests {
         assert_eq!(
             stage(
                 with(|c| c.hybrid_quality = crate::config::HybridQuality::MaxRankDense),
+                false
+            ),
+            Stage::Qualify
+        );
+        // A kind changes the distances read, wherever they are read.
+        assert_eq!(
+            stage(
+                with(|c| c.score_kind = crate::config::ScoreKind::CosineSimilarity),
                 false
             ),
             Stage::Qualify
@@ -210,6 +228,18 @@ mod tests {
             changes.push(Settings {
                 hybrid_quality: Some(h),
                 max_l2_distance: Some(0.9),
+                ..Settings::default()
+            });
+        }
+        for kind in crate::config::ScoreKind::ALL {
+            changes.push(Settings {
+                score_kind: Some(kind),
+                ..Settings::default()
+            });
+            changes.push(Settings {
+                score_kind: Some(kind),
+                hybrid_quality: Some(HybridQuality::MaxRankDense),
+                max_l2_distance: Some(1.4),
                 ..Settings::default()
             });
         }

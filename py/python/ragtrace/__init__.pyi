@@ -12,6 +12,15 @@ __version__: str
 CanonicalLabel = Literal["dense", "hybrid"]
 
 HybridQuality = Literal["rank", "denseWhenPresent", "maxRankDense"]
+ScoreKind = Literal[
+    "l2",
+    "l2Squared",
+    "cosineDistance",
+    "cosineSimilarity",
+    "negativeInnerProduct",
+    "elasticCosine",
+    "inverseL2Squared",
+]
 
 Level = Literal["PRECISE", "HIGHLY_RELEVANT", "RELEVANT", "LOW_RELEVANCE", "NO_MATCH"]
 
@@ -32,6 +41,7 @@ class Settings(TypedDict, total=False):
     highlyRelevantThreshold: float
     referenceThreshold: float
     hybridQuality: HybridQuality
+    scoreKind: ScoreKind
     useTraceOptions: bool
 
 
@@ -45,6 +55,7 @@ class Config(TypedDict):
     highlyRelevantThreshold: float
     referenceThreshold: float
     hybridQuality: HybridQuality
+    scoreKind: ScoreKind
 
 
 class Diagnostic(TypedDict):
@@ -144,6 +155,7 @@ class Block(TypedDict):
     scoreLabel: str | None
     canonicalLabel: CanonicalLabel | None
     score: float | None
+    distance: float | None
     qualityScore: float
     status: Status
     acceptedRank: int | None
