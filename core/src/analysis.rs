@@ -253,7 +253,11 @@ impl BatchAnalyzer {
             summary: self.summary.finish(),
             sweep: self.with_sweep.then(|| self.sweep_counts.all.points()),
             sweep_counts: self.sweep_counts,
-            warnings: self.warnings.finish(),
+            warnings: {
+                let mut warnings = self.warnings.finish();
+                warnings.extend(self.summary.score_fit.warnings(self.config.score_kind));
+                warnings
+            },
             input_errors: self.input_errors,
             documents: self.documents,
         }

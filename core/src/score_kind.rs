@@ -90,6 +90,20 @@ pub(crate) fn range_text(kind: ScoreKind) -> &'static str {
     }
 }
 
+/// Whether `kind`'s scores grow with the distance (distances) rather than shrink
+/// (similarities): what the order of a trace's scores along the rank should show.
+pub(crate) fn rises_with_distance(kind: ScoreKind) -> bool {
+    match kind {
+        ScoreKind::L2
+        | ScoreKind::L2Squared
+        | ScoreKind::CosineDistance
+        | ScoreKind::NegativeInnerProduct => true,
+        ScoreKind::CosineSimilarity | ScoreKind::ElasticCosine | ScoreKind::InverseL2Squared => {
+            false
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,8 +57,9 @@ pub struct TraceAnalysis {
     options_diagnostic: Option<Box<Diagnostic>>,
     /// Some quality was computed from a distance (see [`Qualities`]).
     quality_reads_distance: bool,
-    /// Some score read lay outside its `scoreKind`'s range (see [`Qualities`]).
-    score_out_of_range: bool,
+    /// Scores read under `scoreKind`, and those out of its range (see [`Qualities`]).
+    scores_read: u32,
+    score_out_of_range: u32,
     /// The top quality as a function of `maxL2Distance` (see [`TopParts`]).
     top_parts: TopParts,
     /// One entry per candidate in section 3.3 order, invalid ones last. Shared with
@@ -88,6 +89,39 @@ struct TraceFacts {
     /// The trace has findings of its own reading: every reanalysis counts the
     /// findings, and most traces have none to read.
     diagnosed: bool,
+    /// Which way its dense scores go along the rank (the batch's fit check).
+    score_direction: Option<ScoreDirection>,
+}
+
+/// Which way a trace's dense scores go along the rank: from the first scored dense
+/// candidate (valid rank, finite score) in the order of section 3.3 to the last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScoreDirection {
+    /// The last score is larger than the first: what distances do.
+    Rising,
+    /// The last score is smaller: what similarities do.
+    Falling,
+}
+
+impl ScoreDirection {
+    /// `None` with fewer than two scored dense candidates, or when the first and the
+    /// last score are equal.
+    fn of(trace: &Trace) -> Option<ScoreDirection> {
+        let mut scores = trace
+            .hot()
+            .iter()
+            .filter(|h| h.label == Some(CanonicalLabel::Dense) && h.rank().is_some())
+            .filter_map(Hot::score);
+        let first = scores.next()?;
+        let last = scores.next_back()?;
+        if last > first {
+            Some(ScoreDirection::Rising)
+        } else if last < first {
+            Some(ScoreDirection::Falling)
+        } else {
+            None
+        }
+    }
 }
 
 /// A trace's recorded `relevanceLevel`, as the level comparison reads it.
@@ -120,6 +154,7 @@ impl TraceFacts {
             recorded_low_quality: trace.recorded_low_quality,
             mode: trace.canonical_mode,
             diagnosed: !trace.diagnostics.is_empty(),
+            score_direction: ScoreDirection::of(trace),
         }
     }
 
@@ -370,8 +405,7 @@ impl TraceAnalysis {
         // Under another kind than `l2`, a negative score may be in range, and one out
         // of range is its kind's own finding.
         let l2 = self.config.score_kind == ScoreKind::L2;
-        let out_of_range = self
-            .score_out_of_range
+        let out_of_range = (self.score_out_of_range > 0)
             .then(|| self.out_of_range_findings())
             .into_iter()
             .flatten();
@@ -386,6 +420,16 @@ impl TraceAnalysis {
                     .then_some(Finding::RecordedDiffers),
             )
             .chain(evidence_differs.map(Finding::EvidenceDiffers))
+    }
+
+    /// Which way the trace's dense scores go along the rank.
+    pub(crate) fn score_direction(&self) -> Option<ScoreDirection> {
+        self.facts.score_direction
+    }
+
+    /// The scores read under `scoreKind`, and how many of them were out of its range.
+    pub(crate) fn scores_read(&self) -> (usize, usize) {
+        (self.scores_read as usize, self.score_out_of_range as usize)
     }
 
     /// One finding per candidate whose score read under `scoreKind` lay outside the
@@ -882,8 +926,10 @@ struct Qualities {
     gate_inert: bool,
     /// Some quality was computed from a distance, so `maxL2Distance` changes it.
     reads_distance: bool,
-    /// Some score read lay outside its `scoreKind`'s range.
-    out_of_range: bool,
+    /// Scores (or `denseDistance`s) read under `scoreKind`.
+    scores_read: u32,
+    /// Of them, those outside the kind's range.
+    out_of_range: u32,
 }
 
 /// The accepted blocks' best quality in two parts, so that a change of
@@ -956,7 +1002,14 @@ impl Qualities {
                 | QualityBasis::DenseDistance { .. }
                 | QualityBasis::MaxRankDense { .. }
         );
-        self.out_of_range |= q.out_of_range;
+        self.scores_read += u32::from(matches!(
+            q.basis,
+            QualityBasis::Dense { .. }
+                | QualityBasis::DenseDistance { .. }
+                | QualityBasis::MaxRankDense { .. }
+                | QualityBasis::NoDistance
+        ));
+        self.out_of_range += u32::from(q.out_of_range);
         if status == Status::Accepted {
             self.raise_top(q.score);
             self.top_parts.add(q);
@@ -1139,6 +1192,7 @@ fn finish(
         used_trace_options,
         options_diagnostic,
         quality_reads_distance: qualities.reads_distance,
+        scores_read: qualities.scores_read,
         score_out_of_range: qualities.out_of_range,
         top_parts: qualities.top_parts,
         decided,
@@ -1204,6 +1258,7 @@ mod tests {
             recorded_low_quality: None,
             mode: None,
             diagnosed: false,
+            score_direction: None,
         };
         for text in [
             "PRECISE",

@@ -218,3 +218,154 @@ fn partials_of_different_kinds_do_not_merge() {
     // Setting the default explicitly is still a different setting, as for every key.
     assert!(Partial::merge([one, same]).is_err());
 }
+
+/// A dense trace with scores in the order of the ranks 1, 2, 3.
+fn dense_trace(id: &str, scores: [f64; 3]) -> String {
+    format!(
+        r#"{{"requestId":"{id}","mode":"dense","candidates":[{}]}}"#,
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!(
+                r#"{{"evidenceKey":"{id}-{i}","docId":"{id}-{i}","originalRank":{},"score":{s},"scoreLabel":"dense"}}"#,
+                i + 1
+            ))
+            .collect::<Vec<_>>()
+            .join(",")
+    )
+}
+
+/// Five traces: three whose scores fall along the rank (similarities), one that rises,
+/// one flat (no direction), and one with a single scored candidate (none either).
+fn mostly_similarities() -> Vec<String> {
+    vec![
+        dense_trace("fall-1", [0.92, 0.85, 0.61]),
+        dense_trace("fall-2", [0.88, 0.90, 0.70]),
+        dense_trace("rise-1", [0.30, 0.45, 0.80]),
+        dense_trace("flat", [0.50, 0.20, 0.50]),
+        dense_trace("fall-3", [0.75, 0.74, 0.73]),
+        r#"{"requestId":"one","mode":"dense","candidates":[{"evidenceKey":"x","originalRank":1,"score":0.9,"scoreLabel":"dense"}]}"#.to_owned(),
+    ]
+}
+
+fn batch_warnings(lines: &[String], settings: &Settings) -> Vec<(String, usize, String)> {
+    let batch = parse_document("b.jsonl", &lines.join("\n"));
+    analyze(&batch, settings, false)
+        .expect("valid settings")
+        .warnings
+        .into_iter()
+        .map(|w| (w.code, w.traces, w.message))
+        .collect()
+}
+
+/// Four traces have a direction; three fall, which contradicts l2 (a distance): more
+/// than half, so the batch says so in one line. Declared as cosine similarities, only
+/// the rising one contradicts: 1 of 4 is not most, and nothing is said.
+#[test]
+fn the_batch_says_when_the_scores_contradict_the_kind() {
+    let lines = mostly_similarities();
+    let fit: Vec<_> = batch_warnings(&lines, &Settings::default())
+        .into_iter()
+        .filter(|w| w.0 == "score-kind-mismatch")
+        .collect();
+    assert_eq!(
+        fit,
+        [(
+            "score-kind-mismatch".to_owned(),
+            3,
+            "scores fall along the rank in 3 of 4 traces: these look like similarities, but scoreKind is l2".to_owned()
+        )]
+    );
+    let declared = batch_warnings(&lines, &with("scoreKind", "cosineSimilarity"));
+    assert!(
+        declared.iter().all(|w| w.0 != "score-kind-mismatch"),
+        "{declared:?}"
+    );
+    // Two of four contradicting is half, not most.
+    let half = [
+        dense_trace("fall-1", [0.9, 0.8, 0.7]),
+        dense_trace("fall-2", [0.9, 0.8, 0.7]),
+        dense_trace("rise-1", [0.1, 0.2, 0.3]),
+        dense_trace("rise-2", [0.1, 0.2, 0.3]),
+    ];
+    assert!(batch_warnings(&half, &Settings::default())
+        .iter()
+        .all(|w| w.0 != "score-kind-mismatch"));
+    // Distances declared as similarities: "rise ... look like distances".
+    let rising = [
+        dense_trace("a", [0.1, 0.2, 0.3]),
+        dense_trace("b", [0.4, 0.5, 0.6]),
+    ];
+    let lines = batch_warnings(&rising, &with("scoreKind", "elasticCosine"));
+    assert!(lines.contains(&(
+        "score-kind-mismatch".to_owned(),
+        2,
+        "scores rise along the rank in 2 of 2 traces: these look like distances, but scoreKind is elasticCosine".to_owned()
+    )));
+}
+
+/// Scores of 1 + cos (in [0, 2]) read as elasticCosine ([0, 1]): 5 of the 6 scores
+/// read are above 1, more than half, so the batch says so in one line.
+#[test]
+fn the_batch_says_when_most_scores_are_out_of_range() {
+    let lines = [
+        dense_trace("a", [1.9, 1.7, 1.2]),
+        dense_trace("b", [1.5, 1.1, 0.9]),
+    ];
+    let warnings = batch_warnings(&lines, &with("scoreKind", "elasticCosine"));
+    assert!(
+        warnings.contains(&(
+            "scores-out-of-range".to_owned(),
+            2,
+            "5 of 6 scores are outside the range [0, 1] of scoreKind elasticCosine: the scores are of another kind".to_owned()
+        )),
+        "{warnings:?}"
+    );
+    // As cosine distances ([0, 2]) every score is in range.
+    let warnings = batch_warnings(&lines, &with("scoreKind", "cosineDistance"));
+    assert!(warnings.iter().all(|w| w.0 != "scores-out-of-range"));
+}
+
+/// The fit counts add up: the batch's lines are the same from partials of it merged,
+/// and from the streaming analyzer fed a trace at a time.
+#[test]
+fn the_fit_check_merges_exactly_in_partials() {
+    let lines = mostly_similarities();
+    let settings = Settings::default();
+    let whole = batch_warnings(&lines, &settings);
+    let parts: Vec<Partial> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            Partial::from_lines(&settings, "b.jsonl", i + 1, std::slice::from_ref(line))
+                .expect("valid settings")
+        })
+        .collect();
+    let merged = Partial::merge(parts.into_iter().rev()).expect("same settings");
+    let merged = Partial::from_bytes(&merged.to_bytes()).expect("its own bytes");
+    let view: Vec<_> = merged
+        .finish(false)
+        .warnings
+        .into_iter()
+        .map(|w| (w.code, w.traces, w.message))
+        .collect();
+    let fit = |w: &[(String, usize, String)]| -> Vec<(String, usize, String)> {
+        w.iter()
+            .filter(|w| w.0 == "score-kind-mismatch")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(fit(&view), fit(&whole));
+    assert_eq!(fit(&view).len(), 1);
+    let mut analyzer = ragtrace_core::BatchAnalyzer::new(&settings, false).expect("valid");
+    for line in &lines {
+        analyzer.analyze_part(parse_document("b.jsonl", line), drop);
+    }
+    let streamed: Vec<_> = analyzer
+        .finish()
+        .warnings
+        .into_iter()
+        .map(|w| (w.code, w.traces, w.message))
+        .collect();
+    assert_eq!(fit(&streamed), fit(&whole));
+}

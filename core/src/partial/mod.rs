@@ -329,7 +329,7 @@ impl Partial {
                 }),
             }
         }
-        let warnings = self
+        let mut warnings: Vec<BatchWarning> = self
             .warnings
             .iter()
             .map(|w| BatchWarning {
@@ -344,6 +344,7 @@ impl Partial {
                     .collect(),
             })
             .collect();
+        warnings.extend(self.summary.score_fit.warnings(self.config.score_kind));
         BatchView {
             config: self.config,
             summary: self.summary.finish(),

@@ -67,6 +67,7 @@ fn qualities_of(previous: &TraceAnalysis) -> Qualities {
         top_parts: previous.top_parts,
         gate_inert: previous.low_quality_gate_inert,
         reads_distance: previous.quality_reads_distance,
+        scores_read: previous.scores_read,
         out_of_range: previous.score_out_of_range,
     }
 }
