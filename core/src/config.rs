@@ -313,6 +313,8 @@ settings! {
     ReferenceThreshold reference_threshold: f64 = 0.5, "referenceThreshold", Some(SettingBounds::Unit);
     HybridQuality hybrid_quality: HybridQuality = HybridQuality::Rank, "hybridQuality", None;
     ScoreKind score_kind: ScoreKind = ScoreKind::L2, "scoreKind", None;
+    MinQuality min_quality: f64 = 0.0, "minQuality", Some(SettingBounds::Unit);
+    RelativeQuality relative_quality: f64 = 0.0, "relativeQuality", Some(SettingBounds::Unit);
 }
 
 /// What kind of value a [`SettingKey`] takes.
@@ -790,6 +792,8 @@ mod tests {
             reference_threshold: Some(0.25),
             hybrid_quality: Some(HybridQuality::DenseWhenPresent),
             score_kind: Some(ScoreKind::NegativeInnerProduct),
+            min_quality: Some(0.2),
+            relative_quality: Some(0.5),
             use_trace_options: false,
         };
         let listed: Vec<(SettingKey, SettingValue)> = settings.overrides().collect();

@@ -9,7 +9,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::input::{Candidate, Hot, Rank, Trace};
 use crate::label::CanonicalLabel;
 use crate::outcome::{filters, outcome_of, Level};
-use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
+use crate::pipeline::{decide_hot, floor_of, Excerpt, Status, StatusReason};
 use crate::quality::{dense_quality, quality, Quality, QualityBasis};
 use crate::score_kind::{l2_distance, range_text};
 use serde::ser::SerializeStruct;
@@ -40,6 +40,8 @@ pub struct TraceAnalysis {
     pub config: Config,
     pub relevance_level: Level,
     pub top_quality: Option<f64>,
+    /// The score floor `max(minQuality, relativeQuality x qMax)` (contract section 10.2).
+    pub floor: f64,
     pub low_quality: bool,
     pub retry_unfiltered: bool,
     /// The recorded level exists and differs from the recomputed one.
@@ -353,12 +355,25 @@ impl TraceAnalysis {
     pub(crate) fn status_reason_at(&self, at: usize) -> Option<StatusReason> {
         let d = self.decided.get(at)?;
         let c = self.trace.candidates().get(d.index)?;
+        // Only a reason below the floor names the quality, so only it computes one.
+        let quality = if d.status == Status::BelowFloor {
+            quality_of(
+                &Hot::of(d.index, c),
+                self.trace.candidates().len(),
+                &self.config,
+            )
+            .score
+        } else {
+            0.0
+        };
         Some(status_reason(
             c,
             d.status,
             d.accepted_rank.map(NonZeroUsize::get),
             self.config.max_chunks_per_document,
             self.config.return_n,
+            quality,
+            self.floor,
         ))
     }
 
@@ -474,6 +489,7 @@ impl TraceAnalysis {
             status: d.status,
             accepted_rank: d.accepted_rank.map(NonZeroUsize::get),
             quality_explanation: quality.basis,
+            floor: self.floor,
             excerpt_max_chars: self.config.excerpt_max_chars,
             max_chunks_per_document: self.config.max_chunks_per_document,
             return_n: self.config.return_n,
@@ -510,6 +526,7 @@ impl Serialize for TraceAnalysis {
         s.serialize_field("relevanceLevel", &self.relevance_level)?;
         s.serialize_field("recordedRelevanceLevel", &t.recorded_relevance_level)?;
         s.serialize_field("topQuality", &self.top_quality)?;
+        s.serialize_field("floor", &self.floor)?;
         s.serialize_field("lowQuality", &self.low_quality)?;
         s.serialize_field("recordedLowQuality", &t.recorded_low_quality)?;
         s.serialize_field("retryUnfiltered", &self.retry_unfiltered)?;
@@ -558,6 +575,8 @@ pub struct Block<'a> {
     pub accepted_rank: Option<usize>,
     /// E.g. `1 - min(0.41, 1.2) / 1.2 = 0.658`, `rank 3 of 5 -> 0.6`.
     pub quality_explanation: QualityBasis,
+    /// The trace's score floor.
+    pub floor: f64,
     /// The trace's effective `excerptMaxChars`, `maxChunksPerDocument` and `returnN`.
     pub excerpt_max_chars: usize,
     pub max_chunks_per_document: usize,
@@ -596,6 +615,8 @@ impl Block<'_> {
             self.accepted_rank,
             self.max_chunks_per_document,
             self.return_n,
+            self.quality_score,
+            self.floor,
         )
     }
 
@@ -613,6 +634,8 @@ pub(crate) fn status_reason(
     accepted_rank: Option<usize>,
     max_chunks_per_document: usize,
     return_n: usize,
+    quality: f64,
+    floor: f64,
 ) -> StatusReason {
     match status {
         Status::Accepted => StatusReason::Accepted {
@@ -621,6 +644,7 @@ pub(crate) fn status_reason(
         Status::Duplicate => StatusReason::Duplicate {
             of_rank: c.duplicate_of_rank.unwrap_or(0),
         },
+        Status::BelowFloor => StatusReason::BelowFloor { quality, floor },
         Status::DocCap => StatusReason::DocCap {
             doc_id: c.doc_id.clone(),
             cap: max_chunks_per_document,
@@ -710,6 +734,8 @@ mod schema {
         relevance_level: Level,
         recorded_relevance_level: Option<String>,
         top_quality: Option<f64>,
+        /// The score floor: `max(minQuality, relativeQuality x qMax)`.
+        floor: f64,
         low_quality: bool,
         recorded_low_quality: Option<bool>,
         retry_unfiltered: bool,
@@ -805,6 +831,7 @@ pub struct Stages {
     pub candidates: usize,
     pub invalid: usize,
     pub duplicates: usize,
+    pub below_floor: usize,
     pub doc_capped: usize,
     pub return_n_cut: usize,
     pub accepted: usize,
@@ -1029,7 +1056,7 @@ fn decide(
     trace: &Trace,
     config: &Config,
     scratch: &mut Scratch,
-) -> (Arc<[Decided]>, Stages, Qualities) {
+) -> (Arc<[Decided]>, Stages, Qualities, f64) {
     let n = trace.candidates().len();
     let mut stages = Stages {
         candidates: n,
@@ -1038,12 +1065,15 @@ fn decide(
     let mut qualities = Qualities::default();
     let Scratch { per_doc, decided } = scratch;
     decided.clear();
-    decide_hot(trace, config, per_doc, |h, decision| {
+    let quality = |h: &Hot| quality_of(h, n, config).score;
+    let floor = floor_of(trace, config, quality);
+    decide_hot(trace, config, per_doc, floor, quality, |h, decision| {
         let q = quality_of(h, n, config);
         qualities.add(&q, decision.status, config);
         match decision.status {
             Status::Accepted => stages.accepted += 1,
             Status::Duplicate => stages.duplicates += 1,
+            Status::BelowFloor => stages.below_floor += 1,
             Status::DocCap => stages.doc_capped += 1,
             Status::ReturnN => stages.return_n_cut += 1,
             Status::Invalid => stages.invalid += 1,
@@ -1054,7 +1084,7 @@ fn decide(
             status: decision.status,
         });
     });
-    (Arc::from(decided.as_slice()), stages, qualities)
+    (Arc::from(decided.as_slice()), stages, qualities, floor)
 }
 
 /// The quality stage alone, over decisions already made (`maxL2Distance`,
@@ -1136,18 +1166,21 @@ struct Decisions {
     decided: Arc<[Decided]>,
     stages: Stages,
     qualities: Qualities,
+    /// The trace's score floor the decisions were made under.
+    floor: f64,
     evidence_comparison: Option<Box<EvidenceComparison>>,
 }
 
 impl Decisions {
     /// Every stage under `config`.
     fn make(trace: &Trace, config: &Config, scratch: &mut Scratch) -> Self {
-        let (decided, stages, qualities) = decide(trace, config, scratch);
+        let (decided, stages, qualities, floor) = decide(trace, config, scratch);
         let evidence_comparison = evidence_comparison(trace, &decided);
         Decisions {
             decided,
             stages,
             qualities,
+            floor,
             evidence_comparison,
         }
     }
@@ -1170,6 +1203,7 @@ fn finish(
         decided,
         stages,
         qualities,
+        floor,
         evidence_comparison,
     } = decisions;
     let result = outcome_of(qualities.top, &config, facts.filtered);
@@ -1182,6 +1216,7 @@ fn finish(
         config,
         relevance_level: result.level,
         top_quality: result.top_quality,
+        floor,
         low_quality: result.low_quality,
         retry_unfiltered: result.retry_unfiltered,
         level_differs,
@@ -1322,7 +1357,7 @@ mod tests {
                     ..Config::default()
                 };
                 for trace in &traces {
-                    let (decided, _, qualities) = decide(trace, &config, &mut scratch);
+                    let (decided, _, qualities, _) = decide(trace, &config, &mut scratch);
                     for m in [0.01, 0.1, 0.15, 0.3, 0.7, 1.0, 1.4, 2.5, 1e9] {
                         let moved = Config {
                             max_l2_distance: m,

@@ -262,7 +262,7 @@ proptest! {
                     under(&batch, &user, change).is_some_and(|a| status_of(&a, ti, c.index) == Status::Accepted)
                 };
                 match c.status {
-                    Status::Duplicate | Status::Invalid => {
+                    Status::Duplicate | Status::Invalid | Status::BelowFloor => {
                         prop_assert!(c.accepted_if.is_empty() && c.reason.is_some());
                         // Truly nothing accepts it.
                         for change in all_single_changes(&config).iter().filter(|ch| count_of(ch, Key::ReturnN).is_some() || count_of(ch, Key::MaxChunksPerDocument).is_some()) {

@@ -104,6 +104,8 @@ fn clear(settings: &mut Settings, key: SettingKey) {
         SettingKey::ReferenceThreshold => settings.reference_threshold = None,
         SettingKey::HybridQuality => settings.hybrid_quality = None,
         SettingKey::ScoreKind => settings.score_kind = None,
+        SettingKey::MinQuality => settings.min_quality = None,
+        SettingKey::RelativeQuality => settings.relative_quality = None,
         SettingKey::UseTraceOptions => settings.use_trace_options = defaults.use_trace_options,
     }
 }
@@ -171,6 +173,28 @@ fn score_kind_requalifies() {
         }
         changes.push((SettingKey::ScoreKind, None));
     }
+    check_sequence(&batch, true, &changes);
+}
+
+/// A floor decides again, and above 0 so does every change that moves a quality.
+#[test]
+fn floors_decide_again() {
+    let batch = generated();
+    let mut changes = numbers(SettingKey::MinQuality, &[0.3, 0.6]);
+    changes.extend(numbers(SettingKey::RelativeQuality, &[0.5, 0.9]));
+    changes.push((SettingKey::RelativeQuality, Some(SettingValue::Number(0.7))));
+    changes.extend(numbers(SettingKey::MaxL2Distance, &[0.6, 1.5]));
+    changes.push((
+        SettingKey::HybridQuality,
+        Some(SettingValue::HybridQuality(HybridQuality::MaxRankDense)),
+    ));
+    changes.push((
+        SettingKey::ScoreKind,
+        Some(SettingValue::ScoreKind(ScoreKind::CosineDistance)),
+    ));
+    changes.push((SettingKey::MinQuality, Some(SettingValue::Number(0.4))));
+    changes.push((SettingKey::ReturnN, Some(SettingValue::Count(2))));
+    changes.extend(numbers(SettingKey::ReferenceThreshold, &[0.6]));
     check_sequence(&batch, true, &changes);
 }
 
@@ -252,6 +276,8 @@ fn change_strategy() -> impl Strategy<Value = (SettingKey, Option<SettingValue>)
             SettingKey::HybridQuality,
             v.map(SettingValue::HybridQuality)
         )),
+        number(SettingKey::MinQuality, &[0.0, 0.2, 0.5, 0.9]),
+        number(SettingKey::RelativeQuality, &[0.0, 0.3, 0.8, 1.0]),
         prop::option::of(prop::sample::select(&ScoreKind::ALL[..]))
             .prop_map(|v| (SettingKey::ScoreKind, v.map(SettingValue::ScoreKind))),
         prop::bool::ANY

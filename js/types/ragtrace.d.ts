@@ -20,7 +20,7 @@ export type ScoreKind =
 /** A recomputed relevance level. */
 export type Level = "PRECISE" | "HIGHLY_RELEVANT" | "RELEVANT" | "LOW_RELEVANCE" | "NO_MATCH";
 /** What post-processing did with a candidate. */
-export type Status = "accepted" | "duplicate" | "doc_cap" | "return_n" | "invalid";
+export type Status = "accepted" | "duplicate" | "below_floor" | "doc_cap" | "return_n" | "invalid";
 export type Severity = "info" | "warning" | "error";
 export type GoldenLevel = "strong" | "medium" | "weak" | "miss";
 
@@ -38,6 +38,8 @@ export interface Settings {
   referenceThreshold?: number;
   hybridQuality?: HybridQuality;
   scoreKind?: ScoreKind;
+  minQuality?: number;
+  relativeQuality?: number;
   /** Whether each trace's own recorded `options` apply (default true). */
   useTraceOptions?: boolean;
 }
@@ -53,6 +55,8 @@ export interface Config {
   referenceThreshold: number;
   hybridQuality: HybridQuality;
   scoreKind: ScoreKind;
+  minQuality: number;
+  relativeQuality: number;
 }
 
 /** A finding about one trace, located by a JSON pointer when it has a place. */
@@ -123,6 +127,7 @@ export interface Stages {
   candidates: number;
   invalid: number;
   duplicates: number;
+  belowFloor: number;
   docCapped: number;
   returnNCut: number;
   accepted: number;
@@ -196,6 +201,8 @@ export interface TraceAnalysis {
   relevanceLevel: Level;
   recordedRelevanceLevel: string | null;
   topQuality: number | null;
+  /** The score floor: max(minQuality, relativeQuality x the best valid quality). */
+  floor: number;
   lowQuality: boolean;
   recordedLowQuality: boolean | null;
   retryUnfiltered: boolean;

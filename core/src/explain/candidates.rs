@@ -318,6 +318,12 @@ pub(crate) fn candidates(
                     other => Reason::Own(unchangeable(status, other.as_ref())),
                 }
             }
+            // The floor is the trace's whatever the limits: no returnN or cap accepts
+            // it. Only a floor change would; floor changes are not searched.
+            (Status::BelowFloor, _) => Reason::Own(match t.status_reason_at(j) {
+                Some(reason) => format!("{reason}: a score floor drops it, and no change of returnN or maxChunksPerDocument accepts it"),
+                None => "a score floor drops it, and no change of returnN or maxChunksPerDocument accepts it".to_owned(),
+            }),
             (_, Some(entry)) => changes_of(j, status, tables, &mut entry.changes, scratch),
             (_, None) => Reason::None,
         };

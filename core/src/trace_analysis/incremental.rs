@@ -40,13 +40,22 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
         reference_threshold: _,
         hybrid_quality,
         score_kind,
+        min_quality,
+        relative_quality,
     } = *after;
-    if return_n != before.return_n || max_chunks_per_document != before.max_chunks_per_document {
-        Stage::Decide
-    } else if hybrid_quality != before.hybrid_quality
+    let qualities_move = hybrid_quality != before.hybrid_quality
         || score_kind != before.score_kind
-        || (reads_distance && max_l2_distance != before.max_l2_distance)
+        || (reads_distance && max_l2_distance != before.max_l2_distance);
+    // Above 0, a floor decides by the qualities: a change of them decides again.
+    let floored = min_quality > 0.0 || relative_quality > 0.0;
+    if return_n != before.return_n
+        || max_chunks_per_document != before.max_chunks_per_document
+        || min_quality != before.min_quality
+        || relative_quality != before.relative_quality
+        || (floored && qualities_move)
     {
+        Stage::Decide
+    } else if qualities_move {
         Stage::Qualify
     } else {
         Stage::Level
@@ -94,6 +103,7 @@ pub(crate) fn reanalyze_trace(
         decided: Arc::clone(&previous.decided),
         stages: previous.stages,
         qualities,
+        floor: previous.floor,
         evidence_comparison: previous.evidence_comparison.clone(),
     };
     let decisions = match first_stale(
@@ -191,6 +201,24 @@ mod tests {
             stage(with(|c| c.excerpt_max_chars = 10), true),
             Stage::Level
         );
+        // A floor decides again; above 0, so does whatever moves a quality.
+        assert_eq!(stage(with(|c| c.min_quality = 0.2), false), Stage::Decide);
+        assert_eq!(
+            stage(with(|c| c.relative_quality = 0.5), false),
+            Stage::Decide
+        );
+        let floored = with(|c| c.relative_quality = 0.5);
+        let moved = Config {
+            max_l2_distance: 1.3,
+            ..floored
+        };
+        assert_eq!(first_stale(&floored, &moved, true), Stage::Decide);
+        assert_eq!(first_stale(&floored, &moved, false), Stage::Level);
+        let relevel = Config {
+            reference_threshold: 0.6,
+            ..floored
+        };
+        assert_eq!(first_stale(&floored, &relevel, true), Stage::Level);
         // The earliest stage wins when several change at once.
         assert_eq!(
             stage(

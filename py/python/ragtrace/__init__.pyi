@@ -24,7 +24,7 @@ ScoreKind = Literal[
 
 Level = Literal["PRECISE", "HIGHLY_RELEVANT", "RELEVANT", "LOW_RELEVANCE", "NO_MATCH"]
 
-Status = Literal["accepted", "duplicate", "doc_cap", "return_n", "invalid"]
+Status = Literal["accepted", "duplicate", "below_floor", "doc_cap", "return_n", "invalid"]
 
 Severity = Literal["info", "warning", "error"]
 
@@ -42,6 +42,8 @@ class Settings(TypedDict, total=False):
     referenceThreshold: float
     hybridQuality: HybridQuality
     scoreKind: ScoreKind
+    minQuality: float
+    relativeQuality: float
     useTraceOptions: bool
 
 
@@ -56,6 +58,8 @@ class Config(TypedDict):
     referenceThreshold: float
     hybridQuality: HybridQuality
     scoreKind: ScoreKind
+    minQuality: float
+    relativeQuality: float
 
 
 class Diagnostic(TypedDict):
@@ -126,6 +130,7 @@ class Stages(TypedDict):
     candidates: int
     invalid: int
     duplicates: int
+    belowFloor: int
     docCapped: int
     returnNCut: int
     accepted: int
@@ -194,6 +199,7 @@ class TraceAnalysis(TypedDict):
     relevanceLevel: Level
     recordedRelevanceLevel: str | None
     topQuality: float | None
+    floor: float
     lowQuality: bool
     recordedLowQuality: bool | None
     retryUnfiltered: bool

@@ -37,6 +37,7 @@ fn status_class(status: Status) -> &'static str {
     match status {
         Status::Accepted => "status status-accepted",
         Status::Duplicate => "status status-duplicate",
+        Status::BelowFloor => "status status-below-floor",
         Status::DocCap => "status status-doc-cap",
         Status::ReturnN => "status status-return-n",
         Status::Invalid => "status status-invalid",
