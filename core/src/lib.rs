@@ -113,7 +113,9 @@ pub use crate::input::{
     READ_CHUNK,
 };
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
-pub use crate::score_kind::{l2_distance, score_from_distance, Converted};
+pub use crate::score_kind::{
+    distance_as_score_text, l2_distance, score_from_distance, score_name, Converted,
+};
 
 // Settings.
 pub use crate::config::{

@@ -79,6 +79,27 @@ pub fn score_from_distance(kind: ScoreKind, d: f64) -> f64 {
     }
 }
 
+/// What a score of `kind` is called, for people.
+pub fn score_name(kind: ScoreKind) -> &'static str {
+    match kind {
+        ScoreKind::L2 => "L2 distance",
+        ScoreKind::L2Squared => "squared L2 distance",
+        ScoreKind::CosineDistance => "cosine distance",
+        ScoreKind::CosineSimilarity => "cosine similarity",
+        ScoreKind::NegativeInnerProduct => "negative inner product",
+        ScoreKind::ElasticCosine => "Elasticsearch cosine score",
+        ScoreKind::InverseL2Squared => "Elasticsearch l2_norm score",
+    }
+}
+
+/// The L2 distance `d` as a score of `kind`, as the page writes it beside
+/// `maxL2Distance` (`cosine similarity 0.50`, two decimals); `None` for `l2`, whose
+/// score is the distance itself.
+pub fn distance_as_score_text(kind: ScoreKind, d: f64) -> Option<String> {
+    (kind != ScoreKind::L2)
+        .then(|| format!("{} {:.2}", score_name(kind), score_from_distance(kind, d)))
+}
+
 /// The range of `kind`'s scores as the contract writes it, for messages.
 pub(crate) fn range_text(kind: ScoreKind) -> &'static str {
     match kind {
@@ -213,6 +234,20 @@ mod tests {
         // d = 0.5: cosine similarity 1 - 0.125 = 0.875, elasticCosine 1 - 0.0625.
         assert_eq!(score_from_distance(ScoreKind::CosineSimilarity, 0.5), 0.875);
         assert_eq!(score_from_distance(ScoreKind::ElasticCosine, 0.5), 0.9375);
+        // What the page writes beside maxL2Distance 1 and 0.5.
+        assert_eq!(
+            distance_as_score_text(ScoreKind::CosineSimilarity, 1.0).as_deref(),
+            Some("cosine similarity 0.50")
+        );
+        assert_eq!(
+            distance_as_score_text(ScoreKind::ElasticCosine, 0.5).as_deref(),
+            Some("Elasticsearch cosine score 0.94")
+        );
+        assert_eq!(
+            distance_as_score_text(ScoreKind::InverseL2Squared, 1.0).as_deref(),
+            Some("Elasticsearch l2_norm score 0.50")
+        );
+        assert_eq!(distance_as_score_text(ScoreKind::L2, 1.0), None);
         // Past what a unit-vector kind can express: the end of its range.
         assert_eq!(score_from_distance(ScoreKind::CosineSimilarity, 3.0), -1.0);
         for kind in ScoreKind::ALL {

@@ -8,7 +8,7 @@
 use crate::components::baseline::PinControls;
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::{Config, HybridQuality, ScoreKind, Settings};
+use ragtrace_core::{distance_as_score_text, Config, HybridQuality, ScoreKind, Settings};
 use ragtrace_core::{SettingBounds, SettingKey, SettingKind, SettingValue};
 
 /// The three thresholds, best level first; they must stay in this order.
@@ -122,8 +122,21 @@ pub(crate) fn Knobs() -> impl IntoView {
                     }
                 });
             });
+            // What maxL2Distance means in the declared kind ("1.00 = cosine similarity 0.50").
+            let meaning = (key == SettingKey::MaxL2Distance).then(|| {
+                view! {
+                    <p class="hint knob-hint">
+                        {move || {
+                            let config = shown.get();
+                            distance_as_score_text(config.score_kind, config.max_l2_distance)
+                                .map(|text| format!("{:.2} = {text}", config.max_l2_distance))
+                        }}
+                    </p>
+                }
+            });
             view! {
                 <SliderKnob key=key min=min max=max step=step value=value on_set=on_set/>
+                {meaning}
             }
             .into_any()
         }
