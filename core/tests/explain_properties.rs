@@ -262,7 +262,14 @@ proptest! {
                     under(&batch, &user, change).is_some_and(|a| status_of(&a, ti, c.index) == Status::Accepted)
                 };
                 match c.status {
-                    Status::Duplicate | Status::Invalid | Status::BelowFloor => {
+                    Status::BelowFloor => {
+                        // Only a lower floor accepts it, and each one listed does.
+                        for a in c.accepted_if {
+                            prop_assert!(accepted(&a.set), "{} should accept {}", a.set, c.index);
+                        }
+                        prop_assert!(!c.accepted_if.is_empty() || c.reason.is_some());
+                    }
+                    Status::Duplicate | Status::Invalid => {
                         prop_assert!(c.accepted_if.is_empty() && c.reason.is_some());
                         // Truly nothing accepts it.
                         for change in all_single_changes(&config).iter().filter(|ch| count_of(ch, Key::ReturnN).is_some() || count_of(ch, Key::MaxChunksPerDocument).is_some()) {

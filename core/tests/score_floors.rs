@@ -387,3 +387,84 @@ fn the_defaults_change_no_output_of_the_samples_and_fixtures() {
     }
     assert!(compared >= 6, "only {compared} files of traces");
 }
+
+/// The acceptedIf of each candidate below the floor, as explain lists it.
+fn accepted_if(settings: &Settings) -> Vec<(String, Value)> {
+    let batch = parse_document("t.json", TRACE);
+    let explained = ragtrace_core::explain(&batch, settings, None).expect("valid settings");
+    let json = serde_json::to_value(&explained).expect("serialises");
+    json["traces"][0]["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter(|c| c["status"] == "below_floor")
+        .map(|c| {
+            (
+                c["docId"].as_str().unwrap_or("").to_owned(),
+                c["acceptedIf"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// minQuality 0.4 holds back rank 5 (c, 0.375) and rank 7 (d, 0.25): lowering
+/// minQuality to each one's quality accepts it (ranks 1-3 and 5 are then 4 blocks, 7
+/// the fifth). relativeQuality cannot help while minQuality is above them.
+#[test]
+fn explain_lists_the_floor_that_accepts_a_candidate_below_it() {
+    assert_eq!(
+        accepted_if(&settings(&[("minQuality", "0.4")])),
+        [
+            (
+                "c".to_owned(),
+                serde_json::json!([{"set": {"minQuality": 0.375}}])
+            ),
+            (
+                "d".to_owned(),
+                serde_json::json!([{"set": {"minQuality": 0.25}}])
+            ),
+        ]
+    );
+    // relativeQuality 0.5 (floor 0.375) holds back rank 7 only: the largest r with
+    // r x 0.75 <= 0.25 accepts it, and the next f64 above r would not.
+    let listed = accepted_if(&settings(&[("relativeQuality", "0.5")]));
+    assert_eq!(listed.len(), 1);
+    let r = listed[0].1[0]["set"]["relativeQuality"]
+        .as_f64()
+        .expect("a relativeQuality");
+    assert!(
+        r * 0.75 <= 0.25 && f64::from_bits(r.to_bits() + 1) * 0.75 > 0.25,
+        "{r}"
+    );
+    assert!((r - 1.0 / 3.0).abs() < 1e-15, "{r}");
+    // With a cap of 1 on top of minQuality 0.6, rank 3 (b, 0.5) is accepted by
+    // minQuality 0.5; rank 5 (c, 0.375) by 0.375, which lets b in as well (b and c
+    // are separate documents, so both fit).
+    assert_eq!(
+        accepted_if(&settings(&[
+            ("minQuality", "0.6"),
+            ("maxChunksPerDocument", "1")
+        ])),
+        [
+            (
+                "b".to_owned(),
+                serde_json::json!([{"set": {"minQuality": 0.5}}])
+            ),
+            (
+                "c".to_owned(),
+                serde_json::json!([{"set": {"minQuality": 0.375}}])
+            ),
+            (
+                "d".to_owned(),
+                serde_json::json!([{"set": {"minQuality": 0.25}}])
+            ),
+        ]
+    );
+    // returnN 1 with minQuality 0.6: a lower floor lets rank 3 past the floor, but the
+    // one place is rank 1's, so no floor accepts it.
+    let capped = accepted_if(&settings(&[("minQuality", "0.6"), ("returnN", "1")]));
+    assert!(
+        capped.iter().all(|(_, a)| a == &serde_json::json!([])),
+        "{capped:?}"
+    );
+}
