@@ -410,7 +410,26 @@ impl TraceAnalysis {
         self.findings().map(|f| f.diagnostic(self)).collect()
     }
 
+    /// Every finding: [`TraceAnalysis::common_findings`], then the scores out of range.
     pub(crate) fn findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
+        let out_of_range = self
+            .has_scores_out_of_range()
+            .then(|| self.out_of_range_findings())
+            .into_iter()
+            .flatten();
+        self.common_findings().chain(out_of_range)
+    }
+
+    /// Some score was out of its kind's range: [`TraceAnalysis::out_of_range_findings`]
+    /// has findings. Apart so that counting a batch's findings (every reanalysis does)
+    /// walks the short chain of the others and tests this once.
+    pub(crate) fn has_scores_out_of_range(&self) -> bool {
+        self.score_out_of_range > 0
+    }
+
+    /// The findings made while reading and those of this configuration, but the scores
+    /// out of range.
+    pub(crate) fn common_findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
         let evidence_differs = self.evidence_comparison.as_deref().filter(|cmp| !cmp.same);
         let read: &[Diagnostic] = if self.facts.diagnosed {
             &self.trace.diagnostics
@@ -420,15 +439,10 @@ impl TraceAnalysis {
         // Under another kind than `l2`, a negative score may be in range, and one out
         // of range is its kind's own finding.
         let l2 = self.config.score_kind == ScoreKind::L2;
-        let out_of_range = (self.score_out_of_range > 0)
-            .then(|| self.out_of_range_findings())
-            .into_iter()
-            .flatten();
         read.iter()
             .filter(move |d| l2 || d.code != NEGATIVE_DISTANCE)
             .chain(self.options_diagnostic.as_deref())
             .map(Finding::Stored)
-            .chain(out_of_range)
             .chain(self.low_quality_gate_inert.then_some(Finding::GateInert))
             .chain(
                 (self.level_differs || self.low_quality_differs)
@@ -449,7 +463,7 @@ impl TraceAnalysis {
 
     /// One finding per candidate whose score read under `scoreKind` lay outside the
     /// kind's range: the candidates the quality stage flagged, found again.
-    fn out_of_range_findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
+    pub(crate) fn out_of_range_findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
         let kind = self.config.score_kind;
         let reads_dense_distance = self.config.hybrid_quality != HybridQuality::Rank;
         let out = move |value: Option<f64>| {
