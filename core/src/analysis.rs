@@ -284,9 +284,11 @@ impl BatchAnalyzer {
     /// The batch view over every trace analysed.
     pub fn finish(self) -> BatchView {
         let summary = self.summary.finish();
+        let mut warnings = self.warnings.finish(&summary.all);
+        warnings.extend(self.summary.score_fit.warnings(self.config.score_kind));
         BatchView {
             config: self.config,
-            warnings: self.warnings.finish(&summary.all),
+            warnings,
             summary,
             sweep: self.with_sweep.then(|| self.sweep_counts.all.points()),
             sweep_counts: self.sweep_counts,

@@ -56,6 +56,75 @@ impl HybridQuality {
     }
 }
 
+/// What a dense candidate's `score`, and a hybrid candidate's `denseDistance`, is
+/// (contract section 10.1); [`crate::score_kind`] turns it into an L2 distance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum ScoreKind {
+    /// The L2 distance itself (the service's own scores).
+    #[default]
+    L2,
+    /// The squared L2 distance.
+    L2Squared,
+    /// `1 - cos`.
+    CosineDistance,
+    /// `cos`, or the inner product of unit vectors.
+    CosineSimilarity,
+    /// `-(u . v)` of unit vectors.
+    NegativeInnerProduct,
+    /// `(1 + cos) / 2`.
+    ElasticCosine,
+    /// `1 / (1 + L2^2)`.
+    InverseL2Squared,
+}
+
+impl ScoreKind {
+    /// Every kind, in the contract's order.
+    pub const ALL: [ScoreKind; 7] = [
+        ScoreKind::L2,
+        ScoreKind::L2Squared,
+        ScoreKind::CosineDistance,
+        ScoreKind::CosineSimilarity,
+        ScoreKind::NegativeInnerProduct,
+        ScoreKind::ElasticCosine,
+        ScoreKind::InverseL2Squared,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScoreKind::L2 => "l2",
+            ScoreKind::L2Squared => "l2Squared",
+            ScoreKind::CosineDistance => "cosineDistance",
+            ScoreKind::CosineSimilarity => "cosineSimilarity",
+            ScoreKind::NegativeInnerProduct => "negativeInnerProduct",
+            ScoreKind::ElasticCosine => "elasticCosine",
+            ScoreKind::InverseL2Squared => "inverseL2Squared",
+        }
+    }
+
+    /// The snake_case spelling, which [`ScoreKind::parse`] also accepts.
+    pub fn snake_str(self) -> &'static str {
+        match self {
+            ScoreKind::L2 => "l2",
+            ScoreKind::L2Squared => "l2_squared",
+            ScoreKind::CosineDistance => "cosine_distance",
+            ScoreKind::CosineSimilarity => "cosine_similarity",
+            ScoreKind::NegativeInnerProduct => "negative_inner_product",
+            ScoreKind::ElasticCosine => "elastic_cosine",
+            ScoreKind::InverseL2Squared => "inverse_l2_squared",
+        }
+    }
+
+    /// Accepts the camelCase names of the contract and their snake_case spellings.
+    pub fn parse(text: &str) -> Option<ScoreKind> {
+        let text = text.trim();
+        ScoreKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == text || kind.snake_str() == text)
+    }
+}
+
 /// One row per configuration key of the contract, in its order:
 /// `Variant field: type = default, "camelCaseName", bounds;`
 /// (the snake_case spelling is the field's name).
@@ -243,6 +312,9 @@ settings! {
     HighlyRelevantThreshold highly_relevant_threshold: f64 = 0.75, "highlyRelevantThreshold", Some(SettingBounds::Unit);
     ReferenceThreshold reference_threshold: f64 = 0.5, "referenceThreshold", Some(SettingBounds::Unit);
     HybridQuality hybrid_quality: HybridQuality = HybridQuality::Rank, "hybridQuality", None;
+    ScoreKind score_kind: ScoreKind = ScoreKind::L2, "scoreKind", None;
+    MinQuality min_quality: f64 = 0.0, "minQuality", Some(SettingBounds::Unit);
+    RelativeQuality relative_quality: f64 = 0.0, "relativeQuality", Some(SettingBounds::Unit);
 }
 
 /// What kind of value a [`SettingKey`] takes.
@@ -254,6 +326,8 @@ pub enum SettingKind {
     Count,
     /// One of [`HybridQuality::ALL`].
     HybridQuality,
+    /// One of [`ScoreKind::ALL`].
+    ScoreKind,
     /// `true` or `false`.
     Switch,
 }
@@ -275,6 +349,7 @@ pub enum SettingValue {
     Number(f64),
     Count(usize),
     HybridQuality(HybridQuality),
+    ScoreKind(ScoreKind),
     Switch(bool),
 }
 
@@ -285,6 +360,7 @@ impl fmt::Display for SettingValue {
             SettingValue::Number(v) => write!(f, "{v}"),
             SettingValue::Count(v) => write!(f, "{v}"),
             SettingValue::HybridQuality(v) => f.write_str(v.as_str()),
+            SettingValue::ScoreKind(v) => f.write_str(v.as_str()),
             SettingValue::Switch(v) => write!(f, "{v}"),
         }
     }
@@ -436,6 +512,36 @@ impl SettingType for HybridQuality {
     }
 }
 
+fn score_kind_message(text: &str) -> String {
+    let names: Vec<&str> = ScoreKind::ALL.iter().map(|k| k.as_str()).collect();
+    format!("expected one of {}, got {text:?}", names.join(", "))
+}
+
+impl SettingType for ScoreKind {
+    const KIND: SettingKind = SettingKind::ScoreKind;
+    const EXPECTED: &'static str = "a string";
+    fn from_text(text: &str) -> Result<Self, String> {
+        ScoreKind::parse(text).ok_or_else(|| score_kind_message(text))
+    }
+    fn from_json(value: &serde_json::Value) -> Result<Self, SettingValueError> {
+        match value {
+            serde_json::Value::String(s) => {
+                ScoreKind::parse(s).ok_or_else(|| SettingValueError::Invalid(score_kind_message(s)))
+            }
+            other => Err(SettingValueError::WrongType(json_type(other))),
+        }
+    }
+    fn into_value(self) -> SettingValue {
+        SettingValue::ScoreKind(self)
+    }
+    fn from_value(value: SettingValue) -> Option<Self> {
+        match value {
+            SettingValue::ScoreKind(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
 impl SettingType for bool {
     const KIND: SettingKind = SettingKind::Switch;
     const EXPECTED: &'static str = "a boolean";
@@ -469,6 +575,7 @@ impl SettingKind {
             SettingKind::Number => f64::EXPECTED,
             SettingKind::Count => usize::EXPECTED,
             SettingKind::HybridQuality => HybridQuality::EXPECTED,
+            SettingKind::ScoreKind => ScoreKind::EXPECTED,
             SettingKind::Switch => bool::EXPECTED,
         }
     }
@@ -684,6 +791,9 @@ mod tests {
             highly_relevant_threshold: Some(0.7),
             reference_threshold: Some(0.25),
             hybrid_quality: Some(HybridQuality::DenseWhenPresent),
+            score_kind: Some(ScoreKind::NegativeInnerProduct),
+            min_quality: Some(0.2),
+            relative_quality: Some(0.5),
             use_trace_options: false,
         };
         let listed: Vec<(SettingKey, SettingValue)> = settings.overrides().collect();

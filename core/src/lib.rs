@@ -102,6 +102,7 @@ mod runs;
 mod sample;
 #[cfg(feature = "schema")]
 mod schema;
+mod score_kind;
 mod stats;
 mod trace_analysis;
 
@@ -114,12 +115,15 @@ pub use crate::input::{
 };
 pub use crate::input_errors::{omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
+pub use crate::score_kind::{
+    distance_as_score_text, l2_distance, score_from_distance, score_name, Converted,
+};
 
 // Settings.
 pub use crate::config::{
     decode_component, encode_component, encode_settings, link_pairs, settings_from_pairs,
-    settings_from_text, Config, ConfigError, HybridQuality, SettingBounds, SettingKey, SettingKind,
-    SettingValue, Settings,
+    settings_from_text, Config, ConfigError, HybridQuality, ScoreKind, SettingBounds, SettingKey,
+    SettingKind, SettingValue, Settings,
 };
 
 // The analysis of a batch.

@@ -18,6 +18,8 @@ use std::sync::Arc;
 pub enum Status {
     Accepted,
     Duplicate,
+    /// Its quality is below the trace's score floor (contract section 10.2).
+    BelowFloor,
     DocCap,
     ReturnN,
     Invalid,
@@ -28,6 +30,7 @@ impl Status {
         match self {
             Status::Accepted => "accepted",
             Status::Duplicate => "duplicate",
+            Status::BelowFloor => "below_floor",
             Status::DocCap => "doc_cap",
             Status::ReturnN => "return_n",
             Status::Invalid => "invalid",
@@ -44,14 +47,33 @@ pub struct Decision {
     pub accepted_rank: Option<usize>,
 }
 
+/// The trace's score floor (contract section 10.2): `max(minQuality, relativeQuality x
+/// qMax)`, `qMax` the best quality among the valid candidates, each given by
+/// `quality`. With both floors at 0 it is 0 and no quality is read.
+pub(crate) fn floor_of(trace: &Trace, config: &Config, quality: impl Fn(&Hot) -> f64) -> f64 {
+    if config.relative_quality <= 0.0 {
+        return config.min_quality.max(0.0);
+    }
+    let best = trace
+        .hot()
+        .iter()
+        .filter(|h| h.rank().is_some())
+        .map(quality)
+        .fold(0.0f64, f64::max);
+    config.min_quality.max(config.relative_quality * best)
+}
+
 /// Walks the candidates in section 3.3 order and decides each one, calling `each` per
 /// candidate. Reads the trace's contiguous [`Hot`] entries, not the candidates, so a
 /// recompute does not chase a pointer per candidate to decide. `per_doc` is scratch
-/// space, reused across traces.
+/// space, reused across traces. `floor` is the trace's ([`floor_of`]) and `quality`
+/// each candidate's, read only when the floor is above 0.
 pub(crate) fn decide_hot(
     trace: &Trace,
     config: &Config,
     per_doc: &mut Vec<usize>,
+    floor: f64,
+    quality: impl Fn(&Hot) -> f64,
     mut each: impl FnMut(&Hot, Decision),
 ) {
     per_doc.clear();
@@ -61,6 +83,8 @@ pub(crate) fn decide_hot(
         let held = per_doc.get(hot.doc_slot).copied().unwrap_or(0);
         let status = if let Some(never) = never_accepted(hot) {
             never
+        } else if floor > 0.0 && quality(hot) < floor {
+            Status::BelowFloor
         } else if held >= config.max_chunks_per_document {
             Status::DocCap
         } else if accepted >= config.return_n {
@@ -174,6 +198,7 @@ impl Serialize for Excerpt {
 pub enum StatusReason {
     Accepted { accepted_rank: usize },
     Duplicate { of_rank: u64 },
+    BelowFloor { quality: f64, floor: f64 },
     DocCap { doc_id: Arc<str>, cap: usize },
     ReturnN { return_n: usize },
     Invalid { rank: Arc<str> },
@@ -186,6 +211,9 @@ impl fmt::Display for StatusReason {
                 write!(f, "accepted as block {accepted_rank}")
             }
             StatusReason::Duplicate { of_rank } => write!(f, "duplicate of rank {of_rank}"),
+            StatusReason::BelowFloor { quality, floor } => {
+                write!(f, "quality {quality} is below the score floor {floor}")
+            }
             StatusReason::DocCap { doc_id, cap } => {
                 let blocks = if *cap == 1 { "block" } else { "blocks" };
                 write!(f, "{doc_id} already has {cap} {blocks}")
@@ -217,7 +245,14 @@ mod tests {
     /// Every candidate's decision, in section 3.3 order.
     fn decide(trace: &Trace, config: &Config) -> Vec<Decision> {
         let mut out = Vec::new();
-        decide_hot(trace, config, &mut Vec::new(), |_, d| out.push(d));
+        decide_hot(
+            trace,
+            config,
+            &mut Vec::new(),
+            0.0,
+            |_| 0.0,
+            |_, d| out.push(d),
+        );
         out
     }
 

@@ -1,7 +1,8 @@
 //! The single quality normaliser (contract section 3.2): branches only on the canonical label.
 
-use crate::config::{Config, HybridQuality};
+use crate::config::{Config, HybridQuality, ScoreKind};
 use crate::label::CanonicalLabel;
+use crate::score_kind::l2_distance;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -15,6 +16,9 @@ pub enum QualityBasis {
     Dense { d: f64, m: f64, q: f64 },
     /// Dense label with a null, missing or non-finite score.
     NoScore,
+    /// The score leaves no distance under its kind (an `inverseL2Squared` score
+    /// `<= 0`): quality 0.
+    NoDistance,
     /// Hybrid rank formula; `r` already clamped into `[1, n]`.
     Rank { r: u64, n: u64, q: f64 },
     /// `denseWhenPresent` used the hit's `denseDistance`.
@@ -39,6 +43,40 @@ pub enum QualityBasis {
 pub struct Quality {
     pub score: f64,
     pub basis: QualityBasis,
+    /// The score (or `denseDistance`) read lay outside its `scoreKind`'s range.
+    pub out_of_range: bool,
+}
+
+impl Quality {
+    fn of(score: f64, basis: QualityBasis) -> Quality {
+        Quality {
+            score,
+            basis,
+            out_of_range: false,
+        }
+    }
+
+    /// The L2 distance the quality was computed from, after a negative one became 0.
+    pub fn distance(&self) -> Option<f64> {
+        match self.basis {
+            QualityBasis::Dense { d, .. }
+            | QualityBasis::DenseDistance { d, .. }
+            | QualityBasis::MaxRankDense { d, .. } => Some(d),
+            _ => None,
+        }
+    }
+}
+
+/// A finite `score` of `kind` as the distance the dense formula reads, and whether it
+/// was out of its kind's range. `l2` is the score itself: the one comparison the
+/// default kind costs.
+#[inline]
+fn read_distance(kind: ScoreKind, score: f64) -> (Option<f64>, bool) {
+    if kind == ScoreKind::L2 {
+        return (Some(score), false);
+    }
+    let converted = l2_distance(kind, score);
+    (converted.distance, converted.out_of_range)
 }
 
 fn clamp01(q: f64) -> f64 {
@@ -79,24 +117,29 @@ pub(crate) fn quality(
     let m = config.max_l2_distance;
     let n = n as u64;
     match label {
-        None => Quality {
-            score: 0.0,
-            basis: QualityBasis::UnknownLabel,
-        },
+        None => Quality::of(0.0, QualityBasis::UnknownLabel),
         Some(CanonicalLabel::Dense) => match score.filter(|d| d.is_finite()) {
-            None => Quality {
-                score: 0.0,
-                basis: QualityBasis::NoScore,
-            },
-            Some(d) => {
-                let q = dense_quality(d, m);
+            None => Quality::of(0.0, QualityBasis::NoScore),
+            Some(s) => {
+                let (distance, out_of_range) = read_distance(config.score_kind, s);
+                let (score, basis) = match distance {
+                    Some(d) => {
+                        let q = dense_quality(d, m);
+                        (
+                            q,
+                            QualityBasis::Dense {
+                                d: d.max(0.0),
+                                m,
+                                q,
+                            },
+                        )
+                    }
+                    None => (0.0, QualityBasis::NoDistance),
+                };
                 Quality {
-                    score: q,
-                    basis: QualityBasis::Dense {
-                        d: d.max(0.0),
-                        m,
-                        q,
-                    },
+                    score,
+                    basis,
+                    out_of_range,
                 }
             }
         },
@@ -104,24 +147,32 @@ pub(crate) fn quality(
             let n = n.max(1);
             let r = rank.clamp(1, n);
             let rank_q = rank_quality(r, n);
-            let dense = dense_distance.filter(|d| d.is_finite());
-            match (config.hybrid_quality, dense) {
+            let dense = match config.hybrid_quality {
+                HybridQuality::Rank => None,
+                _ => dense_distance.filter(|d| d.is_finite()),
+            };
+            let Some(s) = dense else {
+                return Quality::of(rank_q, QualityBasis::Rank { r, n, q: rank_q });
+            };
+            let (distance, out_of_range) = read_distance(config.score_kind, s);
+            let (score, basis) = match (config.hybrid_quality, distance) {
                 (HybridQuality::DenseWhenPresent, Some(d)) => {
                     let q = dense_quality(d, m);
-                    Quality {
-                        score: q,
-                        basis: QualityBasis::DenseDistance {
+                    (
+                        q,
+                        QualityBasis::DenseDistance {
                             d: d.max(0.0),
                             m,
                             q,
                         },
-                    }
+                    )
                 }
-                (HybridQuality::MaxRankDense, Some(d)) => {
+                (HybridQuality::DenseWhenPresent, None) => (0.0, QualityBasis::NoDistance),
+                (_, Some(d)) => {
                     let dense_q = dense_quality(d, m);
-                    Quality {
-                        score: rank_q.max(dense_q),
-                        basis: QualityBasis::MaxRankDense {
+                    (
+                        rank_q.max(dense_q),
+                        QualityBasis::MaxRankDense {
                             r,
                             n,
                             rank_q,
@@ -129,12 +180,15 @@ pub(crate) fn quality(
                             m,
                             dense_q,
                         },
-                    }
+                    )
                 }
-                _ => Quality {
-                    score: rank_q,
-                    basis: QualityBasis::Rank { r, n, q: rank_q },
-                },
+                // The dense part is 0, so the larger of the two is the rank's.
+                (_, None) => (rank_q, QualityBasis::Rank { r, n, q: rank_q }),
+            };
+            Quality {
+                score,
+                basis,
+                out_of_range,
             }
         }
     }
@@ -179,6 +233,7 @@ impl fmt::Display for QualityBasis {
                 Short(q)
             ),
             QualityBasis::NoScore => f.write_str("no score -> 0"),
+            QualityBasis::NoDistance => f.write_str("score gives no distance -> 0"),
             QualityBasis::Rank { r, n, q } => write!(f, "rank {r} of {n} -> {}", Short(q)),
             QualityBasis::DenseDistance { d, m, q } => write!(
                 f,

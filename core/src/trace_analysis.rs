@@ -4,13 +4,14 @@
 //! Field names mirror the output keys (snake_case here, camelCase in JSON);
 //! absent values are `None` and serialise to `null`, never omitted.
 
-use crate::config::{Config, HybridQuality, Settings};
+use crate::config::{Config, HybridQuality, ScoreKind, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::input::{Candidate, Hot, Rank, Trace};
 use crate::label::CanonicalLabel;
 use crate::outcome::{filters, outcome_of, Level};
-use crate::pipeline::{decide_hot, Excerpt, Status, StatusReason};
+use crate::pipeline::{decide_hot, floor_of, Excerpt, Status, StatusReason};
 use crate::quality::{dense_quality, quality, Quality, QualityBasis};
+use crate::score_kind::{l2_distance, range_text};
 use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde::Serializer;
@@ -39,6 +40,8 @@ pub struct TraceAnalysis {
     pub config: Config,
     pub relevance_level: Level,
     pub top_quality: Option<f64>,
+    /// The score floor `max(minQuality, relativeQuality x qMax)` (contract section 10.2).
+    pub floor: f64,
     pub low_quality: bool,
     pub retry_unfiltered: bool,
     /// The recorded level exists and differs from the recomputed one.
@@ -56,6 +59,9 @@ pub struct TraceAnalysis {
     options_diagnostic: Option<Box<Diagnostic>>,
     /// Some quality was computed from a distance (see [`Qualities`]).
     quality_reads_distance: bool,
+    /// Scores read under `scoreKind`, and those out of its range (see [`Qualities`]).
+    scores_read: u32,
+    score_out_of_range: u32,
     /// The top quality as a function of `maxL2Distance` (see [`TopParts`]).
     top_parts: TopParts,
     /// One entry per candidate in section 3.3 order, invalid ones last. Shared with
@@ -85,6 +91,39 @@ struct TraceFacts {
     /// The trace has findings of its own reading: every reanalysis counts the
     /// findings, and most traces have none to read.
     diagnosed: bool,
+    /// Which way its dense scores go along the rank (the batch's fit check).
+    score_direction: Option<ScoreDirection>,
+}
+
+/// Which way a trace's dense scores go along the rank: from the first scored dense
+/// candidate (valid rank, finite score) in the order of section 3.3 to the last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScoreDirection {
+    /// The last score is larger than the first: what distances do.
+    Rising,
+    /// The last score is smaller: what similarities do.
+    Falling,
+}
+
+impl ScoreDirection {
+    /// `None` with fewer than two scored dense candidates, or when the first and the
+    /// last score are equal.
+    fn of(trace: &Trace) -> Option<ScoreDirection> {
+        let mut scores = trace
+            .hot()
+            .iter()
+            .filter(|h| h.label == Some(CanonicalLabel::Dense) && h.rank().is_some())
+            .filter_map(Hot::score);
+        let first = scores.next()?;
+        let last = scores.next_back()?;
+        if last > first {
+            Some(ScoreDirection::Rising)
+        } else if last < first {
+            Some(ScoreDirection::Falling)
+        } else {
+            None
+        }
+    }
 }
 
 /// A trace's recorded `relevanceLevel`, as the level comparison reads it.
@@ -117,6 +156,7 @@ impl TraceFacts {
             recorded_low_quality: trace.recorded_low_quality,
             mode: trace.canonical_mode,
             diagnosed: !trace.diagnostics.is_empty(),
+            score_direction: ScoreDirection::of(trace),
         }
     }
 
@@ -151,14 +191,29 @@ pub(crate) enum Finding<'a> {
     GateInert,
     RecordedDiffers,
     EvidenceDiffers(&'a EvidenceComparison),
+    /// A candidate's score (or `denseDistance`, when `dense_distance`) lay outside the
+    /// range of the `scoreKind` it was read under.
+    ScoreOutOfRange {
+        candidate: &'a Candidate,
+        dense_distance: bool,
+    },
 }
 
 /// The codes of the findings the configuration causes, at their [`Finding::computed`] index.
-pub(crate) const COMPUTED_CODES: [&str; 3] = [
+pub(crate) const COMPUTED_CODES: [&str; 4] = [
     "low-quality-gate-inert",
     "recorded-differs",
     "evidence-differs",
+    SCORE_OUT_OF_RANGE,
 ];
+
+/// The code of [`Finding::ScoreOutOfRange`] (the contract's `scoreOutOfRange`, kebab-case as
+/// every code).
+pub(crate) const SCORE_OUT_OF_RANGE: &str = "score-out-of-range";
+
+/// The code of the warning made while reading a negative distance: what `l2` does with a
+/// score out of its range, so it is dropped under another kind (which checks its own).
+const NEGATIVE_DISTANCE: &str = "negative-distance";
 
 impl Finding<'_> {
     pub(crate) fn code(&self) -> &str {
@@ -167,6 +222,7 @@ impl Finding<'_> {
             Finding::GateInert => COMPUTED_CODES[0],
             Finding::RecordedDiffers => COMPUTED_CODES[1],
             Finding::EvidenceDiffers(_) => COMPUTED_CODES[2],
+            Finding::ScoreOutOfRange { .. } => COMPUTED_CODES[3],
         }
     }
 
@@ -178,6 +234,7 @@ impl Finding<'_> {
             Finding::GateInert => Some(0),
             Finding::RecordedDiffers => Some(1),
             Finding::EvidenceDiffers(_) => Some(2),
+            Finding::ScoreOutOfRange { .. } => Some(3),
         }
     }
 
@@ -206,6 +263,34 @@ impl Finding<'_> {
                 cmp.recorded.join(", "),
                 cmp.recomputed.join(", ")
             )),
+            Finding::ScoreOutOfRange {
+                candidate,
+                dense_distance,
+            } => {
+                let kind = t.config.score_kind;
+                let (field, value) = if *dense_distance {
+                    ("denseDistance", candidate.dense_distance)
+                } else {
+                    ("score", candidate.score)
+                };
+                let value = value.unwrap_or(f64::NAN);
+                let read = match l2_distance(kind, value).distance {
+                    Some(_) => "clamped into it",
+                    None => "quality 0",
+                };
+                Diagnostic::new(
+                    Severity::Warning,
+                    self.code(),
+                    format!(
+                        "candidate {} ({}): {field} {value} is outside the range {} of scoreKind {}; {read}",
+                        candidate.input_index,
+                        candidate.evidence_key,
+                        range_text(kind),
+                        kind.as_str()
+                    ),
+                    Some(t.trace.pointer.clone()),
+                )
+            }
         }
     }
 }
@@ -270,12 +355,25 @@ impl TraceAnalysis {
     pub(crate) fn status_reason_at(&self, at: usize) -> Option<StatusReason> {
         let d = self.decided.get(at)?;
         let c = self.trace.candidates().get(d.index)?;
+        // Only a reason below the floor names the quality, so only it computes one.
+        let quality = if d.status == Status::BelowFloor {
+            quality_of(
+                &Hot::of(d.index, c),
+                self.trace.candidates().len(),
+                &self.config,
+            )
+            .score
+        } else {
+            0.0
+        };
         Some(status_reason(
             c,
             d.status,
             d.accepted_rank.map(NonZeroUsize::get),
             self.config.max_chunks_per_document,
             self.config.return_n,
+            quality,
+            self.floor,
         ))
     }
 
@@ -312,14 +410,37 @@ impl TraceAnalysis {
         self.findings().map(|f| f.diagnostic(self)).collect()
     }
 
+    /// Every finding: [`TraceAnalysis::common_findings`], then the scores out of range.
     pub(crate) fn findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
+        let out_of_range = self
+            .has_scores_out_of_range()
+            .then(|| self.out_of_range_findings())
+            .into_iter()
+            .flatten();
+        self.common_findings().chain(out_of_range)
+    }
+
+    /// Some score was out of its kind's range: [`TraceAnalysis::out_of_range_findings`]
+    /// has findings. Apart so that counting a batch's findings (every reanalysis does)
+    /// walks the short chain of the others and tests this once.
+    pub(crate) fn has_scores_out_of_range(&self) -> bool {
+        self.score_out_of_range > 0
+    }
+
+    /// The findings made while reading and those of this configuration, but the scores
+    /// out of range.
+    pub(crate) fn common_findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
         let evidence_differs = self.evidence_comparison.as_deref().filter(|cmp| !cmp.same);
         let read: &[Diagnostic] = if self.facts.diagnosed {
             &self.trace.diagnostics
         } else {
             &[]
         };
+        // Under another kind than `l2`, a negative score may be in range, and one out
+        // of range is its kind's own finding.
+        let l2 = self.config.score_kind == ScoreKind::L2;
         read.iter()
+            .filter(move |d| l2 || d.code != NEGATIVE_DISTANCE)
             .chain(self.options_diagnostic.as_deref())
             .map(Finding::Stored)
             .chain(self.low_quality_gate_inert.then_some(Finding::GateInert))
@@ -328,6 +449,45 @@ impl TraceAnalysis {
                     .then_some(Finding::RecordedDiffers),
             )
             .chain(evidence_differs.map(Finding::EvidenceDiffers))
+    }
+
+    /// Which way the trace's dense scores go along the rank.
+    pub(crate) fn score_direction(&self) -> Option<ScoreDirection> {
+        self.facts.score_direction
+    }
+
+    /// The scores read under `scoreKind`, and how many of them were out of its range.
+    pub(crate) fn scores_read(&self) -> (usize, usize) {
+        (self.scores_read as usize, self.score_out_of_range as usize)
+    }
+
+    /// One finding per candidate whose score read under `scoreKind` lay outside the
+    /// kind's range: the candidates the quality stage flagged, found again.
+    pub(crate) fn out_of_range_findings(&self) -> impl Iterator<Item = Finding<'_>> + '_ {
+        let kind = self.config.score_kind;
+        let reads_dense_distance = self.config.hybrid_quality != HybridQuality::Rank;
+        let out = move |value: Option<f64>| {
+            value.is_some_and(|s| s.is_finite() && l2_distance(kind, s).out_of_range)
+        };
+        self.trace
+            .candidates()
+            .iter()
+            .filter(|c| !matches!(c.rank, Rank::Invalid(_)))
+            .filter_map(move |c| {
+                let dense_distance = match c.canonical_label {
+                    Some(CanonicalLabel::Dense) if out(c.score) => false,
+                    Some(CanonicalLabel::Hybrid)
+                        if reads_dense_distance && out(c.dense_distance) =>
+                    {
+                        true
+                    }
+                    _ => return None,
+                };
+                Some(Finding::ScoreOutOfRange {
+                    candidate: c,
+                    dense_distance,
+                })
+            })
     }
 
     fn block_of(&self, d: &Decided) -> Option<Block<'_>> {
@@ -339,9 +499,11 @@ impl TraceAnalysis {
             candidate,
             original_rank: hot.rank(),
             quality_score: quality.score,
+            distance: quality.distance(),
             status: d.status,
             accepted_rank: d.accepted_rank.map(NonZeroUsize::get),
             quality_explanation: quality.basis,
+            floor: self.floor,
             excerpt_max_chars: self.config.excerpt_max_chars,
             max_chunks_per_document: self.config.max_chunks_per_document,
             return_n: self.config.return_n,
@@ -378,6 +540,7 @@ impl Serialize for TraceAnalysis {
         s.serialize_field("relevanceLevel", &self.relevance_level)?;
         s.serialize_field("recordedRelevanceLevel", &t.recorded_relevance_level)?;
         s.serialize_field("topQuality", &self.top_quality)?;
+        s.serialize_field("floor", &self.floor)?;
         s.serialize_field("lowQuality", &self.low_quality)?;
         s.serialize_field("recordedLowQuality", &t.recorded_low_quality)?;
         s.serialize_field("retryUnfiltered", &self.retry_unfiltered)?;
@@ -419,10 +582,15 @@ pub struct Block<'a> {
     /// Effective rank; `None` for an invalid one.
     pub original_rank: Option<u64>,
     pub quality_score: f64,
+    /// The L2 distance the quality read (the score, or `denseDistance`, under
+    /// `scoreKind`); `None` when it read none.
+    pub distance: Option<f64>,
     pub status: Status,
     pub accepted_rank: Option<usize>,
     /// E.g. `1 - min(0.41, 1.2) / 1.2 = 0.658`, `rank 3 of 5 -> 0.6`.
     pub quality_explanation: QualityBasis,
+    /// The trace's score floor.
+    pub floor: f64,
     /// The trace's effective `excerptMaxChars`, `maxChunksPerDocument` and `returnN`.
     pub excerpt_max_chars: usize,
     pub max_chunks_per_document: usize,
@@ -461,6 +629,8 @@ impl Block<'_> {
             self.accepted_rank,
             self.max_chunks_per_document,
             self.return_n,
+            self.quality_score,
+            self.floor,
         )
     }
 
@@ -478,6 +648,8 @@ pub(crate) fn status_reason(
     accepted_rank: Option<usize>,
     max_chunks_per_document: usize,
     return_n: usize,
+    quality: f64,
+    floor: f64,
 ) -> StatusReason {
     match status {
         Status::Accepted => StatusReason::Accepted {
@@ -486,6 +658,7 @@ pub(crate) fn status_reason(
         Status::Duplicate => StatusReason::Duplicate {
             of_rank: c.duplicate_of_rank.unwrap_or(0),
         },
+        Status::BelowFloor => StatusReason::BelowFloor { quality, floor },
         Status::DocCap => StatusReason::DocCap {
             doc_id: c.doc_id.clone(),
             cap: max_chunks_per_document,
@@ -510,6 +683,7 @@ impl Serialize for Block<'_> {
         s.serialize_field("scoreLabel", &c.score_label)?;
         s.serialize_field("canonicalLabel", &c.canonical_label)?;
         s.serialize_field("score", &c.score)?;
+        s.serialize_field("distance", &self.distance)?;
         s.serialize_field("qualityScore", &self.quality_score)?;
         s.serialize_field("status", &self.status)?;
         s.serialize_field("acceptedRank", &self.accepted_rank)?;
@@ -574,6 +748,8 @@ mod schema {
         relevance_level: Level,
         recorded_relevance_level: Option<String>,
         top_quality: Option<f64>,
+        /// The score floor: `max(minQuality, relativeQuality x qMax)`.
+        floor: f64,
         low_quality: bool,
         recorded_low_quality: Option<bool>,
         retry_unfiltered: bool,
@@ -618,6 +794,9 @@ mod schema {
         score_label: Option<String>,
         canonical_label: Option<CanonicalLabel>,
         score: Option<f64>,
+        /// The L2 distance the quality read: the score (or `denseDistance`) under
+        /// `scoreKind`, a negative one as 0; null when it read none.
+        distance: Option<f64>,
         quality_score: f64,
         status: Status,
         accepted_rank: Option<usize>,
@@ -666,6 +845,7 @@ pub struct Stages {
     pub candidates: usize,
     pub invalid: usize,
     pub duplicates: usize,
+    pub below_floor: usize,
     pub doc_capped: usize,
     pub return_n_cut: usize,
     pub accepted: usize,
@@ -770,6 +950,7 @@ pub(crate) fn quality_of(h: &Hot, n: usize, config: &Config) -> Quality {
         None => Quality {
             score: 0.0,
             basis: QualityBasis::InvalidRank,
+            out_of_range: false,
         },
     }
 }
@@ -786,6 +967,10 @@ struct Qualities {
     gate_inert: bool,
     /// Some quality was computed from a distance, so `maxL2Distance` changes it.
     reads_distance: bool,
+    /// Scores (or `denseDistance`s) read under `scoreKind`.
+    scores_read: u32,
+    /// Of them, those outside the kind's range.
+    out_of_range: u32,
 }
 
 /// The accepted blocks' best quality in two parts, so that a change of
@@ -824,6 +1009,7 @@ impl TopParts {
                 self.without_distance = self.without_distance.max(rank_q);
             }
             QualityBasis::NoScore
+            | QualityBasis::NoDistance
             | QualityBasis::Rank { .. }
             | QualityBasis::UnknownLabel
             | QualityBasis::InvalidRank => {
@@ -857,6 +1043,14 @@ impl Qualities {
                 | QualityBasis::DenseDistance { .. }
                 | QualityBasis::MaxRankDense { .. }
         );
+        self.scores_read += u32::from(matches!(
+            q.basis,
+            QualityBasis::Dense { .. }
+                | QualityBasis::DenseDistance { .. }
+                | QualityBasis::MaxRankDense { .. }
+                | QualityBasis::NoDistance
+        ));
+        self.out_of_range += u32::from(q.out_of_range);
         if status == Status::Accepted {
             self.raise_top(q.score);
             self.top_parts.add(q);
@@ -876,7 +1070,7 @@ fn decide(
     trace: &Trace,
     config: &Config,
     scratch: &mut Scratch,
-) -> (Arc<[Decided]>, Stages, Qualities) {
+) -> (Arc<[Decided]>, Stages, Qualities, f64) {
     let n = trace.candidates().len();
     let mut stages = Stages {
         candidates: n,
@@ -885,12 +1079,15 @@ fn decide(
     let mut qualities = Qualities::default();
     let Scratch { per_doc, decided } = scratch;
     decided.clear();
-    decide_hot(trace, config, per_doc, |h, decision| {
+    let quality = |h: &Hot| quality_of(h, n, config).score;
+    let floor = floor_of(trace, config, quality);
+    decide_hot(trace, config, per_doc, floor, quality, |h, decision| {
         let q = quality_of(h, n, config);
         qualities.add(&q, decision.status, config);
         match decision.status {
             Status::Accepted => stages.accepted += 1,
             Status::Duplicate => stages.duplicates += 1,
+            Status::BelowFloor => stages.below_floor += 1,
             Status::DocCap => stages.doc_capped += 1,
             Status::ReturnN => stages.return_n_cut += 1,
             Status::Invalid => stages.invalid += 1,
@@ -901,7 +1098,7 @@ fn decide(
             status: decision.status,
         });
     });
-    (Arc::from(decided.as_slice()), stages, qualities)
+    (Arc::from(decided.as_slice()), stages, qualities, floor)
 }
 
 /// The quality stage alone, over decisions already made (`maxL2Distance`,
@@ -983,18 +1180,21 @@ struct Decisions {
     decided: Arc<[Decided]>,
     stages: Stages,
     qualities: Qualities,
+    /// The trace's score floor the decisions were made under.
+    floor: f64,
     evidence_comparison: Option<Box<EvidenceComparison>>,
 }
 
 impl Decisions {
     /// Every stage under `config`.
     fn make(trace: &Trace, config: &Config, scratch: &mut Scratch) -> Self {
-        let (decided, stages, qualities) = decide(trace, config, scratch);
+        let (decided, stages, qualities, floor) = decide(trace, config, scratch);
         let evidence_comparison = evidence_comparison(trace, &decided);
         Decisions {
             decided,
             stages,
             qualities,
+            floor,
             evidence_comparison,
         }
     }
@@ -1017,6 +1217,7 @@ fn finish(
         decided,
         stages,
         qualities,
+        floor,
         evidence_comparison,
     } = decisions;
     let result = outcome_of(qualities.top, &config, facts.filtered);
@@ -1029,6 +1230,7 @@ fn finish(
         config,
         relevance_level: result.level,
         top_quality: result.top_quality,
+        floor,
         low_quality: result.low_quality,
         retry_unfiltered: result.retry_unfiltered,
         level_differs,
@@ -1039,6 +1241,8 @@ fn finish(
         used_trace_options,
         options_diagnostic,
         quality_reads_distance: qualities.reads_distance,
+        scores_read: qualities.scores_read,
+        score_out_of_range: qualities.out_of_range,
         top_parts: qualities.top_parts,
         decided,
         facts,
@@ -1103,6 +1307,7 @@ mod tests {
             recorded_low_quality: None,
             mode: None,
             diagnosed: false,
+            score_direction: None,
         };
         for text in [
             "PRECISE",
@@ -1166,7 +1371,7 @@ mod tests {
                     ..Config::default()
                 };
                 for trace in &traces {
-                    let (decided, _, qualities) = decide(trace, &config, &mut scratch);
+                    let (decided, _, qualities, _) = decide(trace, &config, &mut scratch);
                     for m in [0.01, 0.1, 0.15, 0.3, 0.7, 1.0, 1.4, 2.5, 1e9] {
                         let moved = Config {
                             max_l2_distance: m,

@@ -8,10 +8,19 @@
 export type CanonicalLabel = "dense" | "hybrid";
 /** How a hybrid hit's quality is computed (contract section 3.2). */
 export type HybridQuality = "rank" | "denseWhenPresent" | "maxRankDense";
+/** What a dense `score` (and a hybrid `denseDistance`) is: contract section 10.1. */
+export type ScoreKind =
+  | "l2"
+  | "l2Squared"
+  | "cosineDistance"
+  | "cosineSimilarity"
+  | "negativeInnerProduct"
+  | "elasticCosine"
+  | "inverseL2Squared";
 /** A recomputed relevance level. */
 export type Level = "PRECISE" | "HIGHLY_RELEVANT" | "RELEVANT" | "LOW_RELEVANCE" | "NO_MATCH";
 /** What post-processing did with a candidate. */
-export type Status = "accepted" | "duplicate" | "doc_cap" | "return_n" | "invalid";
+export type Status = "accepted" | "duplicate" | "below_floor" | "doc_cap" | "return_n" | "invalid";
 export type Severity = "info" | "warning" | "error";
 export type GoldenLevel = "strong" | "medium" | "weak" | "miss";
 
@@ -28,6 +37,9 @@ export interface Settings {
   highlyRelevantThreshold?: number;
   referenceThreshold?: number;
   hybridQuality?: HybridQuality;
+  scoreKind?: ScoreKind;
+  minQuality?: number;
+  relativeQuality?: number;
   /** Whether each trace's own recorded `options` apply (default true). */
   useTraceOptions?: boolean;
 }
@@ -42,6 +54,9 @@ export interface Config {
   highlyRelevantThreshold: number;
   referenceThreshold: number;
   hybridQuality: HybridQuality;
+  scoreKind: ScoreKind;
+  minQuality: number;
+  relativeQuality: number;
 }
 
 /** A finding about one trace, located by a JSON pointer when it has a place. */
@@ -112,6 +127,7 @@ export interface Stages {
   candidates: number;
   invalid: number;
   duplicates: number;
+  belowFloor: number;
   docCapped: number;
   returnNCut: number;
   accepted: number;
@@ -141,6 +157,8 @@ export interface Block {
   scoreLabel: string | null;
   canonicalLabel: CanonicalLabel | null;
   score: number | null;
+  /** The L2 distance the quality read (the score under `scoreKind`); null when none. */
+  distance: number | null;
   qualityScore: number;
   status: Status;
   acceptedRank: number | null;
@@ -183,6 +201,8 @@ export interface TraceAnalysis {
   relevanceLevel: Level;
   recordedRelevanceLevel: string | null;
   topQuality: number | null;
+  /** The score floor: max(minQuality, relativeQuality x the best valid quality). */
+  floor: number;
   lowQuality: boolean;
   recordedLowQuality: boolean | null;
   retryUnfiltered: boolean;

@@ -1,5 +1,6 @@
 //! Batch counts (contract section 4): levels, recorded levels, transitions, split by mode.
 
+use crate::batch::ScoreFit;
 use crate::label::CanonicalLabel;
 use crate::outcome::{normalise_level, Level};
 use crate::trace_analysis::{RecordedLevel, TraceAnalysis};
@@ -172,6 +173,9 @@ pub(crate) struct SummaryBuilder {
     all: Tally,
     dense: Tally,
     hybrid: Tally,
+    /// How the scores fit their kinds (the batch's warnings read it).
+    #[serde(default)]
+    pub(crate) score_fit: ScoreFit,
 }
 
 impl SummaryBuilder {
@@ -187,6 +191,7 @@ impl SummaryBuilder {
                 .map(|r| self.keys.key(r)),
         };
         self.all.add(t, recorded);
+        self.score_fit.add(t);
         match t.mode() {
             Some(CanonicalLabel::Dense) => self.dense.add(t, recorded),
             Some(CanonicalLabel::Hybrid) => self.hybrid.add(t, recorded),
@@ -205,6 +210,7 @@ impl SummaryBuilder {
         self.all.merge(&other.all, &keys);
         self.dense.merge(&other.dense, &keys);
         self.hybrid.merge(&other.hybrid, &keys);
+        self.score_fit.merge(&other.score_fit);
     }
 
     /// Whether every count refers to a recorded spelling this builder knows (a builder

@@ -2,7 +2,7 @@
 
 use super::summary::ModeSummary;
 use crate::diagnostic::Severity;
-use crate::trace_analysis::{TraceAnalysis, COMPUTED_CODES};
+use crate::trace_analysis::{Finding, TraceAnalysis, COMPUTED_CODES};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -138,55 +138,65 @@ pub(crate) struct WarningsBuilder {
 impl WarningsBuilder {
     pub(crate) fn add(&mut self, t: &TraceAnalysis) {
         self.counted.clear();
+        for finding in t.common_findings() {
+            self.count(t, finding);
+        }
+        if t.has_scores_out_of_range() {
+            for finding in t.out_of_range_findings() {
+                self.count(t, finding);
+            }
+        }
+    }
+
+    /// One finding of `t`, counted once per code and trace.
+    fn count(&mut self, t: &TraceAnalysis, finding: Finding<'_>) {
         let example = || Example {
             position: t.trace.position,
             request_id: t.trace.request_id.clone(),
         };
-        for finding in t.findings() {
-            let severity = finding.severity();
-            if severity < Severity::Warning {
-                continue;
+        let severity = finding.severity();
+        if severity < Severity::Warning {
+            return;
+        }
+        let entry = match finding.computed() {
+            Some(at) => self.computed.get(at).copied().flatten(),
+            None => self.out.iter().position(|w| w.code == finding.code()),
+        };
+        match entry {
+            Some(at) => {
+                if self.counted.contains(&at) {
+                    return;
+                }
+                self.counted.push(at);
+                if let Some(w) = self.out.get_mut(at) {
+                    w.traces += 1;
+                    w.severity = w.severity.max(severity);
+                    if w.examples.len() < EXAMPLES {
+                        w.examples.push(example());
+                    }
+                }
             }
-            let entry = match finding.computed() {
-                Some(at) => self.computed.get(at).copied().flatten(),
-                None => self.out.iter().position(|w| w.code == finding.code()),
-            };
-            match entry {
-                Some(at) => {
-                    if self.counted.contains(&at) {
-                        continue;
-                    }
-                    self.counted.push(at);
-                    if let Some(w) = self.out.get_mut(at) {
-                        w.traces += 1;
-                        w.severity = w.severity.max(severity);
-                        if w.examples.len() < EXAMPLES {
-                            w.examples.push(example());
-                        }
-                    }
+            None => {
+                // The message is written only for the first trace with this code.
+                let d = finding.diagnostic(t);
+                let at = self.out.len();
+                self.counted.push(at);
+                // A stored diagnostic of one of these codes shares its entry too.
+                if let Some(slot) = COMPUTED_CODES
+                    .iter()
+                    .position(|code| *code == d.code)
+                    .and_then(|i| self.computed.get_mut(i))
+                {
+                    *slot = Some(at);
                 }
-                None => {
-                    // The message is written only for the first trace with this code.
-                    let d = finding.diagnostic(t);
-                    let at = self.out.len();
-                    self.counted.push(at);
-                    // A stored diagnostic of one of these codes shares its entry too.
-                    if let Some(slot) = COMPUTED_CODES
-                        .iter()
-                        .position(|code| *code == d.code)
-                        .and_then(|i| self.computed.get_mut(i))
-                    {
-                        *slot = Some(at);
-                    }
-                    self.out.push(WarningTally {
-                        code: d.code,
-                        severity,
-                        traces: 1,
-                        message: d.message,
-                        first: (t.trace.position, at),
-                        examples: vec![example()],
-                    });
-                }
+                self.out.push(WarningTally {
+                    code: d.code,
+                    severity,
+                    traces: 1,
+                    message: d.message,
+                    first: (t.trace.position, at),
+                    examples: vec![example()],
+                });
             }
         }
     }

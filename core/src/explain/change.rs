@@ -138,6 +138,7 @@ impl Serialize for Change {
                 SettingValue::Number(v) => map.serialize_entry(s.key.name(), &v)?,
                 SettingValue::Count(v) => map.serialize_entry(s.key.name(), &v)?,
                 SettingValue::HybridQuality(v) => map.serialize_entry(s.key.name(), v.as_str())?,
+                SettingValue::ScoreKind(v) => map.serialize_entry(s.key.name(), v.as_str())?,
                 SettingValue::Switch(v) => map.serialize_entry(s.key.name(), &v)?,
             }
         }
@@ -146,7 +147,7 @@ impl Serialize for Change {
 }
 
 /// One or two settings by their camelCase names, each with a value of its kind (the
-/// page's switch is never a change).
+/// page's switch and `scoreKind` are never a change).
 #[cfg(feature = "schema")]
 impl schemars::JsonSchema for Change {
     fn schema_name() -> std::borrow::Cow<'static, str> {
@@ -160,7 +161,8 @@ impl schemars::JsonSchema for Change {
                 SettingKind::Number => f64::json_schema(generator),
                 SettingKind::Count => usize::json_schema(generator),
                 SettingKind::HybridQuality => generator.subschema_for::<HybridQuality>(),
-                SettingKind::Switch => continue,
+                // Categorical: what the scores are is never a change to suggest.
+                SettingKind::ScoreKind | SettingKind::Switch => continue,
             };
             properties.insert(key.name().to_owned(), value.into());
         }

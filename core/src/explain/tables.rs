@@ -167,8 +167,11 @@ impl Tables {
         // while fewer have been walked), and how many have an occurrence up to it.
         let mut bound: Option<usize> = None;
         let mut up_to_bound = 0usize;
-        for h in trace.hot() {
-            if never_accepted(h).is_some() {
+        for (j, h) in trace.hot().iter().enumerate() {
+            // Below the floor under every cap and `returnN`: the floor is the trace's,
+            // whatever the limits, and such a candidate holds no place in them.
+            let below_floor = self.status.get(j) == Some(&Status::BelowFloor);
+            if below_floor || never_accepted(h).is_some() {
                 self.occurrence.push(usize::MAX);
                 self.quality.push(0.0);
                 self.spans.push(Span {
@@ -622,9 +625,17 @@ mod tests {
                 }
                 let n = t.trace.candidates().len();
                 let mut plain = Vec::new();
-                decide_hot(&t.trace, &t.config, &mut Vec::new(), |h, decision| {
-                    plain.push((decision.status, quality_of(h, n, &t.config).score));
-                });
+                let quality = |h: &crate::input::Hot| quality_of(h, n, &t.config).score;
+                decide_hot(
+                    &t.trace,
+                    &t.config,
+                    &mut Vec::new(),
+                    t.floor,
+                    quality,
+                    |h, decision| {
+                        plain.push((decision.status, quality_of(h, n, &t.config).score));
+                    },
+                );
                 assert_eq!(tables.status.len(), plain.len());
                 // Every cap and returnN, against the walk under them.
                 for cap in 1..=tables.saturating_cap() + 1 {
@@ -635,17 +646,24 @@ mod tests {
                             ..t.config
                         };
                         let mut top: Option<f64> = None;
-                        decide_hot(&t.trace, &under, &mut Vec::new(), |h, decision| {
-                            let at = decision.accepted_rank;
-                            assert_eq!(
-                                tables.accepts(position_of(&t.trace, h), cap, return_n),
-                                at.is_some()
-                            );
-                            if at.is_some() {
-                                let q = quality_of(h, n, &t.config).score;
-                                top = Some(top.map_or(q, |best| best.max(q)));
-                            }
-                        });
+                        decide_hot(
+                            &t.trace,
+                            &under,
+                            &mut Vec::new(),
+                            t.floor,
+                            quality,
+                            |h, decision| {
+                                let at = decision.accepted_rank;
+                                assert_eq!(
+                                    tables.accepts(position_of(&t.trace, h), cap, return_n),
+                                    at.is_some()
+                                );
+                                if at.is_some() {
+                                    let q = quality_of(h, n, &t.config).score;
+                                    top = Some(top.map_or(q, |best| best.max(q)));
+                                }
+                            },
+                        );
                         assert_eq!(tables.top_quality(cap, return_n), top);
                     }
                 }

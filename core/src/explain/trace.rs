@@ -34,7 +34,7 @@ pub(crate) fn explain_with(
     tables: &Tables,
     work: &mut Work,
 ) -> TraceExplanation {
-    let candidates = candidates(t, shared, tables, work);
+    let candidates = candidates(t, user, shared, tables, work);
     let levels = Levels { t, tables, user };
     let hybrid = levels.hybrid_runs(work);
     let level_if = levels.level_if(&hybrid, work);

@@ -357,7 +357,7 @@ impl Partial {
             }
         }
         let summary = self.summary.finish();
-        let warnings = self
+        let mut warnings: Vec<BatchWarning> = self
             .warnings
             .iter()
             .map(|w| BatchWarning {
@@ -372,6 +372,7 @@ impl Partial {
                     .collect(),
             })
             .collect();
+        warnings.extend(self.summary.score_fit.warnings(self.config.score_kind));
         BatchView {
             config: self.config,
             summary,

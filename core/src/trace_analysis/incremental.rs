@@ -2,7 +2,7 @@
 //!
 //! A trace's analysis runs in three stages, each reading its own keys of the
 //! configuration: deciding the blocks (`returnN`, `maxChunksPerDocument`), their
-//! qualities (`maxL2Distance`, `hybridQuality`) and the level (the three thresholds).
+//! qualities (`maxL2Distance`, `hybridQuality`, `scoreKind`) and the level (the three thresholds).
 //! A change redoes the first stage whose keys it touches and every stage after it,
 //! with the same stage functions the full analysis runs, so the result is the one
 //! [`analyze_trace`](super::analyze_trace) would give.
@@ -39,16 +39,34 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
         highly_relevant_threshold: _,
         reference_threshold: _,
         hybrid_quality,
+        score_kind,
+        min_quality,
+        relative_quality,
     } = *after;
-    if return_n != before.return_n || max_chunks_per_document != before.max_chunks_per_document {
-        Stage::Decide
-    } else if hybrid_quality != before.hybrid_quality
-        || (reads_distance && max_l2_distance != before.max_l2_distance)
+    let qualities_move = hybrid_quality != before.hybrid_quality
+        || score_kind != before.score_kind
+        || (reads_distance && max_l2_distance != before.max_l2_distance);
+    // Above 0, a floor decides by the qualities: a change of them decides again.
+    let floored = min_quality > 0.0 || relative_quality > 0.0;
+    if return_n != before.return_n
+        || max_chunks_per_document != before.max_chunks_per_document
+        || min_quality != before.min_quality
+        || relative_quality != before.relative_quality
+        || (floored && qualities_move)
     {
+        Stage::Decide
+    } else if qualities_move {
         Stage::Qualify
     } else {
         Stage::Level
     }
+}
+
+/// Whether two configurations compute each quality from the same numbers (labels,
+/// ranks, `hybridQuality` and `scoreKind` decide which distance is read), so that
+/// only `maxL2Distance` can differ in what the qualities read.
+fn same_reading(before: &Config, after: &Config) -> bool {
+    before.hybrid_quality == after.hybrid_quality && before.score_kind == after.score_kind
 }
 
 /// What `previous`'s qualities decided, as its quality stage made it.
@@ -58,6 +76,8 @@ fn qualities_of(previous: &TraceAnalysis) -> Qualities {
         top_parts: previous.top_parts,
         gate_inert: previous.low_quality_gate_inert,
         reads_distance: previous.quality_reads_distance,
+        scores_read: previous.scores_read,
+        out_of_range: previous.score_out_of_range,
     }
 }
 
@@ -83,6 +103,7 @@ pub(crate) fn reanalyze_trace(
         decided: Arc::clone(&previous.decided),
         stages: previous.stages,
         qualities,
+        floor: previous.floor,
         evidence_comparison: previous.evidence_comparison.clone(),
     };
     let decisions = match first_stale(
@@ -92,7 +113,7 @@ pub(crate) fn reanalyze_trace(
     ) {
         Stage::Decide => Decisions::make(trace, &config.config, scratch),
         Stage::Qualify => {
-            let only_distance = previous.config.hybrid_quality == config.config.hybrid_quality;
+            let only_distance = same_reading(&previous.config, &config.config);
             let before = only_distance.then_some(previous_qualities);
             kept(requalify(trace, &config.config, &previous.decided, before))
         }
@@ -120,7 +141,7 @@ pub(crate) fn reanalyze_outcome(
         // The top is the best quality of the blocks accepted, which the decisions kept
         // name; the rest of the quality stage (whether the gate is inert, whether a
         // quality reads a distance) is not read by the outcome.
-        Stage::Qualify if previous.config.hybrid_quality == config.hybrid_quality => {
+        Stage::Qualify if same_reading(&previous.config, &config) => {
             requalify(
                 trace,
                 &config,
@@ -164,6 +185,14 @@ mod tests {
             ),
             Stage::Qualify
         );
+        // A kind changes the distances read, wherever they are read.
+        assert_eq!(
+            stage(
+                with(|c| c.score_kind = crate::config::ScoreKind::CosineSimilarity),
+                false
+            ),
+            Stage::Qualify
+        );
         assert_eq!(
             stage(with(|c| c.reference_threshold = 0.6), true),
             Stage::Level
@@ -172,6 +201,24 @@ mod tests {
             stage(with(|c| c.excerpt_max_chars = 10), true),
             Stage::Level
         );
+        // A floor decides again; above 0, so does whatever moves a quality.
+        assert_eq!(stage(with(|c| c.min_quality = 0.2), false), Stage::Decide);
+        assert_eq!(
+            stage(with(|c| c.relative_quality = 0.5), false),
+            Stage::Decide
+        );
+        let floored = with(|c| c.relative_quality = 0.5);
+        let moved = Config {
+            max_l2_distance: 1.3,
+            ..floored
+        };
+        assert_eq!(first_stale(&floored, &moved, true), Stage::Decide);
+        assert_eq!(first_stale(&floored, &moved, false), Stage::Level);
+        let relevel = Config {
+            reference_threshold: 0.6,
+            ..floored
+        };
+        assert_eq!(first_stale(&floored, &relevel, true), Stage::Level);
         // The earliest stage wins when several change at once.
         assert_eq!(
             stage(
@@ -210,6 +257,18 @@ mod tests {
             changes.push(Settings {
                 hybrid_quality: Some(h),
                 max_l2_distance: Some(0.9),
+                ..Settings::default()
+            });
+        }
+        for kind in crate::config::ScoreKind::ALL {
+            changes.push(Settings {
+                score_kind: Some(kind),
+                ..Settings::default()
+            });
+            changes.push(Settings {
+                score_kind: Some(kind),
+                hybrid_quality: Some(HybridQuality::MaxRankDense),
+                max_l2_distance: Some(1.4),
                 ..Settings::default()
             });
         }

@@ -262,6 +262,13 @@ proptest! {
                     under(&batch, &user, change).is_some_and(|a| status_of(&a, ti, c.index) == Status::Accepted)
                 };
                 match c.status {
+                    Status::BelowFloor => {
+                        // Only a lower floor accepts it, and each one listed does.
+                        for a in c.accepted_if {
+                            prop_assert!(accepted(&a.set), "{} should accept {}", a.set, c.index);
+                        }
+                        prop_assert!(!c.accepted_if.is_empty() || c.reason.is_some());
+                    }
                     Status::Duplicate | Status::Invalid => {
                         prop_assert!(c.accepted_if.is_empty() && c.reason.is_some());
                         // Truly nothing accepts it.

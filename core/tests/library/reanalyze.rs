@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use ragtrace_core::{
     analyze, generate_batch, parse_document, parse_documents, Analysis, ParsedBatch, Settings,
 };
-use ragtrace_core::{HybridQuality, SettingKey, SettingValue};
+use ragtrace_core::{HybridQuality, ScoreKind, SettingKey, SettingValue};
 
 /// Traces whose own options the user's settings can make invalid, or that the user
 /// overrides key by key: per-trace options must be overlaid on every reanalysis.
@@ -103,6 +103,9 @@ fn clear(settings: &mut Settings, key: SettingKey) {
         SettingKey::HighlyRelevantThreshold => settings.highly_relevant_threshold = None,
         SettingKey::ReferenceThreshold => settings.reference_threshold = None,
         SettingKey::HybridQuality => settings.hybrid_quality = None,
+        SettingKey::ScoreKind => settings.score_kind = None,
+        SettingKey::MinQuality => settings.min_quality = None,
+        SettingKey::RelativeQuality => settings.relative_quality = None,
         SettingKey::UseTraceOptions => settings.use_trace_options = defaults.use_trace_options,
     }
 }
@@ -150,6 +153,48 @@ fn max_l2_distance_requalifies_only() {
         ));
         changes.extend(numbers(SettingKey::MaxL2Distance, &[0.7, 1.6]));
     }
+    check_sequence(&batch, true, &changes);
+}
+
+/// Each kind reads the distances again, under every hybrid quality, and a
+/// `maxL2Distance` move after a kind reads the new kind's distances.
+#[test]
+fn score_kind_requalifies() {
+    let batch = generated();
+    let mut changes = Vec::new();
+    for hq in HybridQuality::ALL {
+        changes.push((
+            SettingKey::HybridQuality,
+            Some(SettingValue::HybridQuality(hq)),
+        ));
+        for kind in ScoreKind::ALL {
+            changes.push((SettingKey::ScoreKind, Some(SettingValue::ScoreKind(kind))));
+            changes.extend(numbers(SettingKey::MaxL2Distance, &[0.7, 1.6]));
+        }
+        changes.push((SettingKey::ScoreKind, None));
+    }
+    check_sequence(&batch, true, &changes);
+}
+
+/// A floor decides again, and above 0 so does every change that moves a quality.
+#[test]
+fn floors_decide_again() {
+    let batch = generated();
+    let mut changes = numbers(SettingKey::MinQuality, &[0.3, 0.6]);
+    changes.extend(numbers(SettingKey::RelativeQuality, &[0.5, 0.9]));
+    changes.push((SettingKey::RelativeQuality, Some(SettingValue::Number(0.7))));
+    changes.extend(numbers(SettingKey::MaxL2Distance, &[0.6, 1.5]));
+    changes.push((
+        SettingKey::HybridQuality,
+        Some(SettingValue::HybridQuality(HybridQuality::MaxRankDense)),
+    ));
+    changes.push((
+        SettingKey::ScoreKind,
+        Some(SettingValue::ScoreKind(ScoreKind::CosineDistance)),
+    ));
+    changes.push((SettingKey::MinQuality, Some(SettingValue::Number(0.4))));
+    changes.push((SettingKey::ReturnN, Some(SettingValue::Count(2))));
+    changes.extend(numbers(SettingKey::ReferenceThreshold, &[0.6]));
     check_sequence(&batch, true, &changes);
 }
 
@@ -231,6 +276,10 @@ fn change_strategy() -> impl Strategy<Value = (SettingKey, Option<SettingValue>)
             SettingKey::HybridQuality,
             v.map(SettingValue::HybridQuality)
         )),
+        number(SettingKey::MinQuality, &[0.0, 0.2, 0.5, 0.9]),
+        number(SettingKey::RelativeQuality, &[0.0, 0.3, 0.8, 1.0]),
+        prop::option::of(prop::sample::select(&ScoreKind::ALL[..]))
+            .prop_map(|v| (SettingKey::ScoreKind, v.map(SettingValue::ScoreKind))),
         prop::bool::ANY
             .prop_map(|on| (SettingKey::UseTraceOptions, Some(SettingValue::Switch(on)))),
     ]

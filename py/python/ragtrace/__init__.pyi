@@ -12,10 +12,19 @@ __version__: str
 CanonicalLabel = Literal["dense", "hybrid"]
 
 HybridQuality = Literal["rank", "denseWhenPresent", "maxRankDense"]
+ScoreKind = Literal[
+    "l2",
+    "l2Squared",
+    "cosineDistance",
+    "cosineSimilarity",
+    "negativeInnerProduct",
+    "elasticCosine",
+    "inverseL2Squared",
+]
 
 Level = Literal["PRECISE", "HIGHLY_RELEVANT", "RELEVANT", "LOW_RELEVANCE", "NO_MATCH"]
 
-Status = Literal["accepted", "duplicate", "doc_cap", "return_n", "invalid"]
+Status = Literal["accepted", "duplicate", "below_floor", "doc_cap", "return_n", "invalid"]
 
 Severity = Literal["info", "warning", "error"]
 
@@ -32,6 +41,9 @@ class Settings(TypedDict, total=False):
     highlyRelevantThreshold: float
     referenceThreshold: float
     hybridQuality: HybridQuality
+    scoreKind: ScoreKind
+    minQuality: float
+    relativeQuality: float
     useTraceOptions: bool
 
 
@@ -45,6 +57,9 @@ class Config(TypedDict):
     highlyRelevantThreshold: float
     referenceThreshold: float
     hybridQuality: HybridQuality
+    scoreKind: ScoreKind
+    minQuality: float
+    relativeQuality: float
 
 
 class Diagnostic(TypedDict):
@@ -115,6 +130,7 @@ class Stages(TypedDict):
     candidates: int
     invalid: int
     duplicates: int
+    belowFloor: int
     docCapped: int
     returnNCut: int
     accepted: int
@@ -144,6 +160,7 @@ class Block(TypedDict):
     scoreLabel: str | None
     canonicalLabel: CanonicalLabel | None
     score: float | None
+    distance: float | None
     qualityScore: float
     status: Status
     acceptedRank: int | None
@@ -182,6 +199,7 @@ class TraceAnalysis(TypedDict):
     relevanceLevel: Level
     recordedRelevanceLevel: str | None
     topQuality: float | None
+    floor: float
     lowQuality: bool
     recordedLowQuality: bool | None
     retryUnfiltered: bool

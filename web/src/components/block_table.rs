@@ -8,18 +8,37 @@ use crate::state::Shared;
 use leptos::prelude::*;
 use ragtrace_core::BlockChange;
 use ragtrace_core::CanonicalLabel;
+use ragtrace_core::{score_name, QualityBasis, ScoreKind};
 use ragtrace_core::{Block, Status, TraceAnalysis};
 
 /// What the score means for this label: an L2 distance, or a fused score that is not used.
-fn score_meaning(block: &Block) -> String {
+fn score_meaning(block: &Block, kind: ScoreKind) -> String {
     let c = block.candidate;
     let score = c.score.map_or_else(|| "no score".to_owned(), short);
+    // Under another kind than l2, the distance the score was read as.
+    let read_as = |text: &mut String| {
+        if kind != ScoreKind::L2 {
+            match block.distance {
+                Some(d) => text.push_str(&format!(" -> distance {}", short(d))),
+                None if block.quality_explanation == QualityBasis::NoDistance => {
+                    text.push_str(" -> no distance")
+                }
+                None => {}
+            }
+        }
+    };
     match c.canonical_label {
-        Some(CanonicalLabel::Dense) => format!("{score} (L2 distance)"),
+        Some(CanonicalLabel::Dense) if kind == ScoreKind::L2 => format!("{score} (L2 distance)"),
+        Some(CanonicalLabel::Dense) => {
+            let mut text = format!("{score} ({})", score_name(kind));
+            read_as(&mut text);
+            text
+        }
         Some(CanonicalLabel::Hybrid) => {
             let mut text = format!("{score} (fused score, not used)");
             if let Some(d) = c.dense_distance {
                 text.push_str(&format!("; denseDistance {}", short(d)));
+                read_as(&mut text);
             }
             text
         }
@@ -37,6 +56,7 @@ fn status_class(status: Status) -> &'static str {
     match status {
         Status::Accepted => "status status-accepted",
         Status::Duplicate => "status status-duplicate",
+        Status::BelowFloor => "status status-below-floor",
         Status::DocCap => "status status-doc-cap",
         Status::ReturnN => "status status-return-n",
         Status::Invalid => "status status-invalid",
@@ -60,7 +80,7 @@ pub(crate) fn BlockTable(
                 .as_ref()
                 .and_then(|c| c.get(i).copied())
                 .unwrap_or(BlockChange::Same);
-            block_row(block, change, pinned, hints)
+            block_row(block, trace.config.score_kind, change, pinned, hints)
         })
         .collect_view();
     view! {
@@ -93,6 +113,7 @@ pub(crate) fn BlockTable(
 /// everything the row shows is copied out of it here.
 fn block_row(
     block: Block<'_>,
+    score_kind: ScoreKind,
     change: BlockChange,
     pinned: bool,
     hints: Signal<Option<Shared<TraceHints>>>,
@@ -195,7 +216,7 @@ fn block_row(
                     .legacy_alias
                     .then(|| view! { <span class="badge legacy" title="legacy label alias">"legacy"</span> })}
             </td>
-            <td class="score">{score_meaning(&block)}</td>
+            <td class="score">{score_meaning(&block, score_kind)}</td>
             <td class="quality">
                 <div class="quality-cell" tabindex="0">
                     <svg class="quality-bar" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
@@ -216,4 +237,30 @@ fn block_row(
         </tr>
     }
     .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ragtrace_core::{analyze, parse_document, Settings};
+
+    /// A cosine similarity of 0.875 is read as the distance sqrt(2 - 1.75) = 0.5; under
+    /// l2 the score is the distance, as the table always said.
+    #[test]
+    fn a_score_is_shown_as_read_with_its_distance() {
+        let batch = parse_document(
+            "t.json",
+            r#"{"mode":"dense","candidates":[{"evidenceKey":"a","originalRank":1,"score":0.875,"scoreLabel":"dense"}]}"#,
+        );
+        let shown = |settings: &Settings| {
+            let analysis = analyze(&batch, settings, false).expect("valid settings");
+            let t = &analysis.traces[0];
+            let block = t.blocks().next().expect("one block");
+            score_meaning(&block, t.config.score_kind)
+        };
+        assert_eq!(shown(&Settings::default()), "0.875 (L2 distance)");
+        let mut cosine = Settings::default();
+        cosine.set("scoreKind", "cosineSimilarity").expect("a kind");
+        assert_eq!(shown(&cosine), "0.875 (cosine similarity) -> distance 0.5");
+    }
 }

@@ -8,7 +8,7 @@
 use crate::components::baseline::PinControls;
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::{Config, HybridQuality, Settings};
+use ragtrace_core::{distance_as_score_text, Config, HybridQuality, ScoreKind, Settings};
 use ragtrace_core::{SettingBounds, SettingKey, SettingKind, SettingValue};
 
 /// The three thresholds, best level first; they must stay in this order.
@@ -122,8 +122,21 @@ pub(crate) fn Knobs() -> impl IntoView {
                     }
                 });
             });
+            // What maxL2Distance means in the declared kind ("1.00 = cosine similarity 0.50").
+            let meaning = (key == SettingKey::MaxL2Distance).then(|| {
+                view! {
+                    <p class="hint knob-hint">
+                        {move || {
+                            let config = shown.get();
+                            distance_as_score_text(config.score_kind, config.max_l2_distance)
+                                .map(|text| format!("{:.2} = {text}", config.max_l2_distance))
+                        }}
+                    </p>
+                }
+            });
             view! {
                 <SliderKnob key=key min=min max=max step=step value=value on_set=on_set/>
+                {meaning}
             }
             .into_any()
         }
@@ -137,6 +150,7 @@ pub(crate) fn Knobs() -> impl IntoView {
             view! { <StepperKnob key=key value=value on_set=on_set/> }.into_any()
         }
         SettingKind::HybridQuality => view! { <HybridQualityKnob shown=shown/> }.into_any(),
+        SettingKind::ScoreKind => view! { <ScoreKindKnob shown=shown/> }.into_any(),
         SettingKind::Switch => view! { <TraceOptionsSwitch key=key/> }.into_any(),
     };
 
@@ -334,6 +348,41 @@ fn HybridQualityKnob(shown: Memo<Config>) -> impl IntoView {
                     .collect_view()}
             </div>
         </fieldset>
+    }
+}
+
+/// What a dense score is: seven kinds, too many for segments, so a select.
+#[component]
+fn ScoreKindKnob(shown: Memo<Config>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let id = key_id(SettingKey::ScoreKind);
+    let overridden = move || state.settings.with(|s| is_set(s, SettingKey::ScoreKind));
+    view! {
+        <div class="knob select-knob" class:overridden=overridden>
+            <label for=id.clone()>"scoreKind"</label>
+            <select
+                id=id
+                on:change=move |ev| {
+                    if let Some(kind) = ScoreKind::parse(&event_target_value(&ev)) {
+                        state.settings.update(|s| s.score_kind = Some(kind));
+                    }
+                }
+            >
+                {ScoreKind::ALL
+                    .into_iter()
+                    .map(|kind| {
+                        view! {
+                            <option
+                                value=kind.as_str()
+                                prop:selected=move || shown.get().score_kind == kind
+                            >
+                                {kind.as_str()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
     }
 }
 

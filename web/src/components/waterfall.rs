@@ -6,7 +6,7 @@ use ragtrace_core::Stages;
 
 #[component]
 pub(crate) fn Waterfall(stages: Stages) -> impl IntoView {
-    let steps = [
+    let mut steps = vec![
         ("candidates", "candidates", stages.candidates, "stage-all"),
         ("invalid", "invalid rank", stages.invalid, "stage-removed"),
         (
@@ -29,6 +29,19 @@ pub(crate) fn Waterfall(stages: Stages) -> impl IntoView {
         ),
         ("accepted", "accepted", stages.accepted, "stage-accepted"),
     ];
+    // The floor's step, where a floor held something back (after the duplicates, as
+    // the walk decides).
+    if stages.below_floor > 0 {
+        steps.insert(
+            3,
+            (
+                "belowFloor",
+                "below the score floor",
+                stages.below_floor,
+                "stage-removed",
+            ),
+        );
+    }
     // Bars share one scale: the viewBox is as wide as the candidate count
     // (at least 1, so an empty trace still draws).
     let scale = stages.candidates.max(1);
