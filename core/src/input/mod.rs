@@ -13,9 +13,12 @@
 //!
 //! Here: the entry points. `model`: the types every later stage reads. `scalar`: loose
 //! values and the readers of one field. `visitors`: the serde visitors and key tables.
-//! `builder`: raw objects to traces (a RerankTrace's shape). `lookup`: a
-//! LookupResult's shapes. `derive`: what no setting changes, computed once. `stream`:
-//! the same parse fed bytes in chunks ([`DocumentReader`]).
+//! `builder`: documents, arrays and wrappers down to trace-level objects, and where
+//! their traces and errors collect. `shapes`: each shape of a trace-level object
+//! (recognised and dispatched in `shapes/mod.rs`, one module a shape). `parts`: what
+//! the shapes share (the trace-level fields, the candidates). `derive`: what no
+//! setting changes, computed once. `stream`: the same parse fed bytes in chunks
+//! ([`DocumentReader`]).
 
 /// Implements the non-map, non-seq visits of a visitor whose value is "not what we wanted".
 macro_rules! other_values {
@@ -46,10 +49,11 @@ macro_rules! other_values {
 
 mod builder;
 mod derive;
-mod lookup;
 mod model;
+mod parts;
 mod read;
 mod scalar;
+mod shapes;
 mod stream;
 mod visitors;
 
