@@ -2,6 +2,7 @@
 //! documents, arrays and wrappers down to trace-level objects, which `shapes` reads.
 
 use super::model::{DocumentSummary, ParsedBatch, Trace};
+use super::numbers::{original_column, JsonFailure};
 use super::parts::{Place, Sink};
 use super::shapes::{end_of_document, is_wrapper, read_object, ShapeState};
 use super::visitors::{Item, ListField, RawObject, Top};
@@ -67,14 +68,28 @@ impl Builder {
     }
 
     /// A syntax error in `text`, which starts after `line_offset` lines of the document.
-    pub(super) fn json_error(&mut self, err: &serde_json::Error, text: &str, line_offset: usize) {
+    pub(super) fn json_error(&mut self, failure: &JsonFailure, text: &str, line_offset: usize) {
         self.slots += 1;
-        self.errors.push(InputError::json_syntax(
-            &self.source,
-            text,
-            err,
-            line_offset,
-        ));
+        let err = &failure.error;
+        let mut error = InputError::json_syntax(&self.source, text, err, line_offset);
+        if !failure.shifts.is_empty() {
+            // Found in the text with its long numbers marked: placed in the text as written.
+            let line = err.line().saturating_sub(1);
+            let column = original_column(&failure.shifts, line, err.column());
+            let line_text = text.lines().nth(line).unwrap_or("");
+            let chars = line_text
+                .get(..column.min(line_text.len()))
+                .map_or(column, |s| s.chars().count());
+            error = InputError::at(
+                &self.source,
+                error.line,
+                Some(chars.max(1)),
+                None,
+                error.message,
+                Some(line_text),
+            );
+        }
+        self.errors.push(error);
     }
 
     /// A document or line that cannot be read (bytes that are not UTF-8), at a 1-based

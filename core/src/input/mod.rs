@@ -50,6 +50,7 @@ macro_rules! other_values {
 mod builder;
 mod derive;
 mod model;
+mod numbers;
 mod parts;
 mod read;
 mod scalar;
@@ -58,6 +59,7 @@ mod stream;
 mod visitors;
 
 use builder::Builder;
+use numbers::JsonFailure;
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 use visitors::TopSeed;
@@ -97,8 +99,27 @@ fn parse_single_document(builder: &mut Builder, text: &str) {
     }
 }
 
-/// One JSON value and nothing after it (but whitespace).
-fn parse_top(text: &str, nested: bool) -> Result<visitors::Top, serde_json::Error> {
+/// One JSON value and nothing after it (but whitespace). A text with numbers beyond a
+/// double's range is read again with them marked (see `numbers`).
+fn parse_top(text: &str, nested: bool) -> Result<visitors::Top, JsonFailure> {
+    match parse_top_once(text, nested) {
+        Err(error) if numbers::is_out_of_range(&error) => {
+            let Some((rewritten, shifts)) = numbers::rewrite_out_of_range(text) else {
+                return Err(JsonFailure {
+                    error,
+                    shifts: Vec::new(),
+                });
+            };
+            parse_top_once(&rewritten, nested).map_err(|error| JsonFailure { error, shifts })
+        }
+        other => other.map_err(|error| JsonFailure {
+            error,
+            shifts: Vec::new(),
+        }),
+    }
+}
+
+fn parse_top_once(text: &str, nested: bool) -> Result<visitors::Top, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     TopSeed { nested }
         .deserialize(&mut de)

@@ -336,7 +336,7 @@ fn bad_bytes(
     // Shown in the error's excerpt only, where the caret points at the bad bytes.
     let shown = String::from_utf8_lossy(bytes);
     if let Err(syntax) = parse_top(good, nested) {
-        if syntax.classify() != serde_json::error::Category::Eof {
+        if syntax.error.classify() != serde_json::error::Category::Eof {
             builder.json_error(&syntax, &shown, lines_before);
             return;
         }
