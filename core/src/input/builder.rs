@@ -26,6 +26,8 @@ pub(super) struct Builder {
     drained: DocumentSummary,
     /// What the shapes keep from one object to the next.
     shapes: ShapeState,
+    /// Spans skipped since the last drain.
+    skipped_spans: usize,
 }
 
 /// How many traces' structs are shared (allocated) together; see [`Builder::pending`].
@@ -44,8 +46,10 @@ impl Builder {
                 traces: 0,
                 candidates: 0,
                 errors: 0,
+                skipped_spans: 0,
             },
             shapes: ShapeState::default(),
+            skipped_spans: 0,
         }
     }
 
@@ -181,6 +185,7 @@ impl Builder {
             traces: self.drained.traces + self.trace_count(),
             candidates: self.drained.candidates + shared.chain(pending).sum::<usize>(),
             errors: self.drained.errors + self.errors.len(),
+            skipped_spans: self.drained.skipped_spans + self.skipped_spans,
         }
     }
 
@@ -191,6 +196,7 @@ impl Builder {
     pub(super) fn drain(&mut self) -> ParsedBatch {
         self.share_pending();
         self.drained = self.summary();
+        self.skipped_spans = 0;
         ParsedBatch {
             traces: std::mem::take(&mut self.traces),
             documents: Vec::new(),
@@ -240,5 +246,9 @@ impl Sink for Builder {
             message,
             place.line.map(|l| l.1),
         );
+    }
+
+    fn skipped_spans(&mut self, count: usize) {
+        self.skipped_spans += count;
     }
 }

@@ -69,6 +69,10 @@ pub struct Candidate {
     pub final_score: Option<f64>,
     pub boost_reasons: Option<Arc<[String]>>,
     pub hit_reasons: Option<Arc<[String]>>,
+    /// A reranker span's output document: its 1-based position among the reranker's
+    /// input documents (`Some(None)` when it is not among them); `None` for every
+    /// other candidate, which shows no `inputRank`.
+    pub input_rank: Option<Option<u64>>,
     /// Unknown fields, kept to be shown; `None` when there are none.
     pub extra: Option<Arc<Map<String, Value>>>,
     /// Dense index of `doc_id` within the trace, for the per-document cap.
@@ -289,6 +293,14 @@ pub struct DocumentSummary {
     pub traces: usize,
     pub candidates: usize,
     pub errors: usize,
+    /// OTLP spans that are neither retrieval nor reranker spans, skipped (contract
+    /// section 11); shown only when some were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped_spans: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// Traces from one or more documents: what the analysis runs on.

@@ -30,6 +30,9 @@ pub(super) trait Sink {
     fn trace(&mut self, trace: Trace);
     /// An object that is no trace (its position already taken), and why.
     fn fail(&mut self, place: Place, message: String);
+    /// Records of the document that are no trace and were skipped (spans of other
+    /// kinds), counted in the document's summary.
+    fn skipped_spans(&mut self, count: usize);
 }
 
 /// One object that is one trace (or fails): the common case of every shape.
@@ -239,6 +242,7 @@ pub(super) fn finish_candidates(
             final_score,
             boost_reasons,
             hit_reasons,
+            input_rank,
             extra,
             diags,
         } = raw;
@@ -325,6 +329,7 @@ pub(super) fn finish_candidates(
             final_score,
             boost_reasons,
             hit_reasons,
+            input_rank,
             extra: if extra.is_empty() {
                 None
             } else {

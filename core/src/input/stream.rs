@@ -14,6 +14,10 @@
 //! "Blank" means Unicode white space, as `str::trim` counts it. A single JSON
 //! document is kept whole and parsed by [`DocumentReader::finish`].
 //!
+//! **OTLP spans** in JSON Lines are read line by line like traces; only retrieval
+//! spans without documents wait for their parent or child, bounded (see
+//! `shapes/otlp/nesting.rs`), and those still waiting become traces at `finish`.
+//!
 //! **Refusal.** A document whose first non-blank character is not `{` is one JSON
 //! document; when, in addition, its first byte other than JSON white space cannot
 //! start a JSON value (or is not UTF-8), the document cannot be read at all, and

@@ -140,6 +140,9 @@ pub(super) struct RawCandidate {
     pub(super) final_score: Option<f64>,
     pub(super) boost_reasons: Option<Arc<[String]>>,
     pub(super) hit_reasons: Option<Arc<[String]>>,
+    /// A reranker's output document: its rank among the input documents (inner
+    /// `None` when it is not among them); `None` for every other candidate.
+    pub(super) input_rank: Option<Option<u64>>,
     pub(super) extra: Map<String, Value>,
     pub(super) diags: Diags,
 }

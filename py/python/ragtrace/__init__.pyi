@@ -72,6 +72,7 @@ class DocumentSummary(TypedDict):
     traces: int
     candidates: int
     errors: int
+    skippedSpans: NotRequired[int]
 
 
 class ModeSummary(TypedDict):
@@ -167,6 +168,7 @@ class Block(TypedDict):
     excerptChars: int
     excerptTruncated: bool
     inputIndex: int
+    inputRank: NotRequired[int | None]
     rankFromPosition: bool
     extra: dict[str, Any] | None
 

@@ -6,6 +6,7 @@
 //! fields, `RawObject::extra`, so it needs no change to the visitors.
 
 mod lookup;
+mod otlp;
 mod rerank;
 
 use super::parts::{missing_list_message, Place, Sink};
@@ -32,11 +33,19 @@ const SHAPES: &[Shape] = &[
         recognise: lookup::recognise,
         read: |o, place, _, sink| lookup::read(o, place, sink),
     },
+    Shape {
+        kind: None,
+        recognise: otlp::recognise,
+        read: |o, place, state, sink| otlp::read(o, place, &mut state.retrievals, sink),
+    },
 ];
 
 /// What shapes keep from one object to the next within a document.
 #[derive(Default)]
-pub(super) struct ShapeState {}
+pub(super) struct ShapeState {
+    /// OTLP retrieval spans waiting for their parent or child (bounded).
+    retrievals: otlp::Retrievals,
+}
 
 /// `{"traces": [...]}`: a `traces` array, no explicit kind, nothing that makes it a trace.
 pub(super) fn is_wrapper(o: &RawObject) -> bool {
@@ -89,4 +98,6 @@ pub(super) fn read_object(
 }
 
 /// The end of a document: what the shapes still hold becomes traces.
-pub(super) fn end_of_document(_state: &mut ShapeState, _sink: &mut dyn Sink) {}
+pub(super) fn end_of_document(state: &mut ShapeState, sink: &mut dyn Sink) {
+    state.retrievals.end(sink);
+}
