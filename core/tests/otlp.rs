@@ -617,3 +617,48 @@ fn resource_spans_of_the_wrong_type_and_truncated_lines_fail_only_themselves() {
         "resourceSpans must be an array, got a string; its spans are not read"
     );
 }
+
+#[test]
+fn the_span_reader_fuzz_seed_reads_as_documented() {
+    // fuzz/seeds/spans/bad-spans.jsonl: a retrieval span with every bad value (line 1),
+    // an empty nested pair split over lines 2 (inner) and 3 (outer), resourceSpans of
+    // the wrong type (4), a reranker (5), a GenAI retrieval span on a CHAIN span (6), a
+    // truncated line (7) and a native trace (8).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/seeds/spans/bad-spans.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let batch = parse_document("bad-spans.jsonl", &text);
+    let lines: Vec<Option<usize>> = batch.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [Some(4), Some(7)]);
+    let traces: Vec<(Option<usize>, Option<&str>, usize)> = batch
+        .traces
+        .iter()
+        .map(|t| (t.line, t.query.as_deref(), t.candidates().len()))
+        .collect();
+    assert_eq!(
+        traces,
+        [
+            (Some(1), Some("q"), 5),
+            (Some(5), Some("q"), 2),
+            (Some(6), Some("g"), 1),
+            (Some(8), None, 1),
+            (Some(3), Some("outer"), 0),
+        ]
+    );
+    let bad = &batch.traces[0];
+    assert_eq!(
+        codes(bad),
+        [
+            ("metadata-not-json", "metadata"),
+            ("score-not-number", "retrieval.documents.0.document.score"),
+            ("document-index-gap", "retrieval.documents.2.document.id"),
+            ("non-finite-score", "retrieval.documents.2.document.score"),
+            ("empty-value", "retrieval.documents.3.document.score"),
+            (
+                "document-index-gap",
+                "retrieval.documents.99999999999.document.id"
+            ),
+            ("attribute-limit", "droppedAttributesCount"),
+        ]
+    );
+}
