@@ -382,7 +382,8 @@ fn a_reranker_span_is_its_output_documents_with_input_ranks() {
         Some("7bf221de4d00f4a08dd08eaed5044876/a22835b4214c5315")
     );
     assert_eq!(rerank.mode.as_deref(), Some("hybrid"));
-    let out: Vec<(&str, Option<f64>, Option<f64>, Option<Option<u64>>)> = rerank
+    type Shown<'a> = (&'a str, Option<f64>, Option<f64>, Option<Option<u64>>);
+    let out: Vec<Shown> = rerank
         .candidates()
         .iter()
         .map(|c| (&*c.evidence_key, c.score, c.raw_score, c.input_rank))
