@@ -536,7 +536,7 @@ impl Serialize for Block<'_> {
             &(c.excerpt_chars > self.excerpt_max_chars),
         )?;
         s.serialize_field("inputIndex", &c.input_index)?;
-        if let Some(input_rank) = c.input_rank {
+        if let Some(input_rank) = c.input_rank() {
             s.serialize_field("inputRank", &input_rank)?;
         }
         s.serialize_field("rankFromPosition", &self.rank_from_position())?;

@@ -386,7 +386,7 @@ fn a_reranker_span_is_its_output_documents_with_input_ranks() {
     let out: Vec<Shown> = rerank
         .candidates()
         .iter()
-        .map(|c| (&*c.evidence_key, c.score, c.raw_score, c.input_rank))
+        .map(|c| (&*c.evidence_key, c.score, c.raw_score, c.input_rank()))
         .collect();
     assert_eq!(
         out,
@@ -432,7 +432,7 @@ fn an_output_document_missing_from_the_input_has_a_null_input_rank() {
     let ranks: Vec<Option<Option<u64>>> = batch.traces[0]
         .candidates()
         .iter()
-        .map(|c| c.input_rank)
+        .map(|c| c.input_rank())
         .collect();
     assert_eq!(ranks, [Some(Some(1)), Some(None), Some(Some(6))]);
     let analysis = analyze(&batch, &Settings::default(), true).unwrap();
@@ -662,4 +662,35 @@ fn the_span_reader_fuzz_seed_reads_as_documented() {
             ("attribute-limit", "droppedAttributesCount"),
         ]
     );
+}
+
+#[test]
+fn spans_waiting_for_their_retrieval_are_bounded_while_streaming() {
+    // 1,100 empty retrievals, each a root RETRIEVER span without documents on its own
+    // line: each waits for a child with documents until the document ends, but at most
+    // 1,024 wait; past that the oldest become traces as the lines arrive.
+    let mut text = String::new();
+    for n in 0..1100 {
+        let line = json!({"resourceSpans": [{"scopeSpans": [{"spans": [{
+            "traceId": format!("{n:032x}"),
+            "spanId": "00000000000000b1",
+            "attributes": [
+                {"key": "openinference.span.kind", "value": {"stringValue": "RETRIEVER"}},
+                {"key": "input.value", "value": {"stringValue": format!("query {n}")}}
+            ]
+        }]}]}]});
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let mut reader = DocumentReader::new("empty.jsonl");
+    reader.push(text.as_bytes());
+    let mut batch = reader.take_parsed();
+    assert_eq!(batch.traces.len(), 1100 - 1024);
+    assert_eq!(batch.traces[0].query.as_deref(), Some("query 0"));
+    let last = reader.finish();
+    assert_eq!(last.traces.len(), 1024);
+    assert_eq!(last.traces[0].query.as_deref(), Some("query 76"));
+    batch.extend(last);
+    assert_eq!(batch.traces[76].position, 77);
+    assert_eq!(batch.traces[1099].query.as_deref(), Some("query 1099"));
 }

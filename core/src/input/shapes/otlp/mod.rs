@@ -18,7 +18,7 @@ use documents::{items, Document, Documents};
 use nesting::SpanKey;
 
 use crate::diagnostic::Diagnostic;
-use crate::input::model::{Trace, TraceKind};
+use crate::input::model::{InputRank, Trace, TraceKind};
 use crate::input::parts::{base_trace, finish_candidates, finish_trace, Place, Sink};
 use crate::input::visitors::RawObject;
 use serde_json::{Map, Value};
@@ -269,7 +269,7 @@ fn span_trace(
             if let crate::input::visitors::Item::Object(c) = item {
                 // The reranker's score is shown; quality comes from the output rank.
                 c.raw_score = c.score.take();
-                c.input_rank = Some(*input_rank);
+                c.input_rank = InputRank::of(*input_rank);
             }
         }
     }
