@@ -7,6 +7,7 @@
 
 mod lookup;
 mod otlp;
+mod phoenix;
 mod rerank;
 
 use super::parts::{missing_list_message, Place, Sink};
@@ -38,6 +39,11 @@ const SHAPES: &[Shape] = &[
         recognise: otlp::recognise,
         read: |o, place, state, sink| otlp::read(o, place, &mut state.retrievals, sink),
     },
+    Shape {
+        kind: None,
+        recognise: phoenix::recognise,
+        read: |o, place, state, sink| phoenix::read(o, place, &mut state.phoenix, sink),
+    },
 ];
 
 /// What shapes keep from one object to the next within a document.
@@ -45,6 +51,8 @@ const SHAPES: &[Shape] = &[
 pub(super) struct ShapeState {
     /// OTLP retrieval spans waiting for their parent or child (bounded).
     retrievals: otlp::Retrievals,
+    /// The same for Phoenix's span records (bounded).
+    phoenix: otlp::Retrievals,
 }
 
 /// `{"traces": [...]}`: a `traces` array, no explicit kind, nothing that makes it a trace.
@@ -100,4 +108,5 @@ pub(super) fn read_object(
 /// The end of a document: what the shapes still hold becomes traces.
 pub(super) fn end_of_document(state: &mut ShapeState, sink: &mut dyn Sink) {
     state.retrievals.end(sink);
+    state.phoenix.end(&mut phoenix::ColumnPaths(sink));
 }

@@ -115,7 +115,12 @@ enum SpanRole {
 }
 
 /// One span; `false` when it is skipped (not a retrieval or reranker span).
-fn read_span(span: &Value, place: Place, held: &mut Retrievals, sink: &mut dyn Sink) -> bool {
+pub(in crate::input::shapes) fn read_span(
+    span: &Value,
+    place: Place,
+    held: &mut Retrievals,
+    sink: &mut dyn Sink,
+) -> bool {
     let Some(attributes) = span.get("attributes").and_then(Value::as_array) else {
         return false;
     };
