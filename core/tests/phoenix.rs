@@ -118,6 +118,9 @@ fn phoenix_records_give_the_traces_of_the_otlp_spans_of_the_same_retrievals() {
     }
 }
 
+/// (evidenceKey, docId, score, title, originalRank) of a candidate.
+type Shown<'a> = (&'a str, &'a str, Option<f64>, Option<&'a str>, Option<u64>);
+
 #[test]
 fn the_first_retrieval_reads_as_phoenix_wrote_it() {
     // phoenix-spans.jsonl, the record of VectorIndexRetriever.retrieve (context.span_id
@@ -136,7 +139,7 @@ fn the_first_retrieval_reads_as_phoenix_wrote_it() {
     );
     assert_eq!(trace.case_id.as_deref(), Some("espresso-temperature"));
     assert_eq!(trace.mode.as_deref(), Some("dense"));
-    let first: Vec<(&str, &str, Option<f64>, Option<&str>, Option<u64>)> = trace
+    let first: Vec<Shown> = trace
         .candidates()
         .iter()
         .take(3)
@@ -177,6 +180,26 @@ fn the_first_retrieval_reads_as_phoenix_wrote_it() {
         ]
     );
     assert_eq!(trace.candidates().len(), 6);
+}
+
+#[test]
+fn records_newest_first_as_phoenix_returns_them_read_alike() {
+    // get_spans_dataframe() returns the newest span first: the inner `_retrieve` before
+    // its outer `retrieve`, a reranker before its retriever.
+    for (name, traces) in [
+        ("otel/phoenix-spans.jsonl", 9),
+        ("otel/phoenix-reranker-spans.jsonl", 4),
+        ("otel/phoenix-empty-retrieval-spans.jsonl", 1),
+    ] {
+        let text = common::fixture(name);
+        let reversed: Vec<&str> = text.lines().rev().collect();
+        let newest_first = parse_document(name, &reversed.join("\n"));
+        assert_eq!(
+            assert_same_traces(&newest_first, &batch(name)),
+            traces,
+            "{name}"
+        );
+    }
 }
 
 /// The lines of a JSON Lines fixture as one JSON array (a `to_dict("records")` list).
