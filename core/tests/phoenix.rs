@@ -8,7 +8,8 @@
 mod common;
 
 use ragtrace_core::{
-    analyze, parse_document, parse_value, read_batch, ParsedBatch, Settings, TraceAnalysis,
+    analyze, parse_document, parse_value, read_batch, DocumentReader, ParsedBatch, Settings,
+    TraceAnalysis,
 };
 use serde_json::{json, Value};
 
@@ -276,4 +277,34 @@ fn records_of_other_spans_are_skipped_and_counted() {
         .count();
     assert_eq!(kinds, 28);
     assert_eq!(batch.documents[0].skipped_spans, 28);
+}
+
+#[test]
+fn records_waiting_for_their_retrieval_are_bounded_while_streaming() {
+    // 1,100 empty retrievals, each a root RETRIEVER record without documents on its own
+    // line: each waits for a child with documents until the document ends, but at most
+    // 1,024 wait (as OTLP spans do); past that the oldest become traces as lines arrive.
+    let mut text = String::new();
+    for n in 0..1100 {
+        let record = json!({
+            "name": "VectorIndexRetriever.retrieve",
+            "span_kind": "RETRIEVER",
+            "parent_id": null,
+            "context.span_id": "00000000000000b1",
+            "context.trace_id": format!("{n:032x}"),
+            "attributes.input.value": format!("query {n}"),
+            "attributes.retrieval.documents": null,
+        });
+        text.push_str(&record.to_string());
+        text.push('\n');
+    }
+    let mut reader = DocumentReader::new("records.jsonl");
+    reader.push(text.as_bytes());
+    let batch = reader.take_parsed();
+    assert_eq!(batch.traces.len(), 1100 - 1024);
+    assert_eq!(batch.traces[0].query.as_deref(), Some("query 0"));
+    assert_eq!(batch.traces[0].candidates().len(), 0);
+    let last = reader.finish();
+    assert_eq!(last.traces.len(), 1024);
+    assert_eq!(last.traces[0].query.as_deref(), Some("query 76"));
 }
