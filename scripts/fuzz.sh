@@ -16,7 +16,7 @@ seconds=${1:-120}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(documents structured differential cases settings link partial)
+  targets=(documents structured differential cases settings link partial spans)
 fi
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
@@ -38,19 +38,38 @@ sanitizer=${FUZZ_SANITIZER:-none}
 seeds_of() {
   case "$1" in
     documents | differential | partial) echo fuzz/seeds/documents tests/fixtures samples ;;
+    spans) echo "fuzz/corpus/spans-seeds" fuzz/seeds/spans ;;
     cases) echo tests/fixtures samples ;;
     *) echo "fuzz/seeds/$1" ;;
+  esac
+}
+# The span reader's seeds are the real span fixtures' lines, one a file: a whole
+# fixture is longer than an input may be. Written afresh on each run, not committed.
+span_seeds() {
+  local dir=fuzz/corpus/spans-seeds
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  for file in tests/fixtures/otel/*.jsonl; do
+    awk -v out="$dir/$(basename "$file" .jsonl)" '{ print > (out "-" NR ".json") }' "$file"
+  done
+}
+# Span lines run to 56 KB (embedding vectors); other inputs stay small.
+max_len_of() {
+  case "$1" in
+    spans) echo 65536 ;;
+    *) echo 16384 ;;
   esac
 }
 mkdir -p fuzz/logs
 status=0
 for target in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$target"
+  if [ "$target" = spans ]; then span_seeds; fi
   log="fuzz/logs/$target.log"
   read -r -a seeds <<<"$(seeds_of "$target")"
   if cargo +nightly fuzz run --fuzz-dir fuzz -s "$sanitizer" -a "$target" \
     "fuzz/corpus/$target" "${seeds[@]}" -- \
-    -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" -max_len="$(max_len_of "$target")" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 >"$log" 2>&1; then
     crashes=0
   else

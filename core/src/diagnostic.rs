@@ -160,6 +160,10 @@ impl InputError {
             .map_or(full.as_str(), |i| &full[..i]);
         let message = match err.classify() {
             serde_json::error::Category::Eof => format!("unexpected end of JSON: {reason}"),
+            // Valid JSON, only deeper than the reader goes: the message names the limit.
+            _ if reason == "recursion limit exceeded" => {
+                "JSON nested more than 128 levels deep, the reader's limit (unknown fields may nest deeper)".to_owned()
+            }
             _ => format!("malformed JSON: {reason}"),
         };
         InputError::at(

@@ -710,6 +710,9 @@ impl Serialize for Block<'_> {
             &(c.excerpt_chars > self.excerpt_max_chars),
         )?;
         s.serialize_field("inputIndex", &c.input_index)?;
+        if let Some(input_rank) = c.input_rank() {
+            s.serialize_field("inputRank", &input_rank)?;
+        }
         s.serialize_field("rankFromPosition", &self.rank_from_position())?;
         s.serialize_field("extra", &c.extra)?;
         s.end()
@@ -823,6 +826,10 @@ mod schema {
         excerpt_chars: usize,
         excerpt_truncated: bool,
         input_index: usize,
+        /// A reranker span's output document: its 1-based position among the
+        /// reranker's input documents, null when not among them; absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        input_rank: Option<u64>,
         rank_from_position: bool,
         extra: Option<Map<String, Value>>,
     }

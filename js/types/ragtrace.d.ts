@@ -87,6 +87,8 @@ export interface DocumentSummary {
   traces: number;
   candidates: number;
   errors: number;
+  /** OTLP spans that are neither retrieval nor reranker spans, skipped; absent when none. */
+  skippedSpans?: number;
 }
 
 /** Counts over a set of traces; count maps list only keys with a count >= 1. */
@@ -185,6 +187,8 @@ export interface Block {
   excerptChars: number;
   excerptTruncated: boolean;
   inputIndex: number;
+  /** A reranker span's block: its 1-based position among the reranker's input documents. */
+  inputRank?: number | null;
   rankFromPosition: boolean;
   extra: Record<string, unknown> | null;
 }

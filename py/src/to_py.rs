@@ -410,7 +410,8 @@ impl<'py> ser::SerializeStructVariant for Map<'_, 'py> {
 }
 
 /// A Python value (a dict of settings, parsed traces or cases) as JSON data: dicts
-/// with string keys, lists and tuples, str, int, float, bool and None.
+/// with string keys, lists and tuples, str, int, float, bool and None; and what
+/// pandas' `to_dict("records")` rows hold besides: NaN as null, dates as ISO text.
 pub(crate) fn from_py(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     use serde_json::Value;
     if value.is_none() {
@@ -430,6 +431,11 @@ pub(crate) fn from_py(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     }
     if let Ok(number) = value.cast::<PyFloat>() {
         let v = number.value();
+        // pandas' missing value: a `to_dict("records")` row has every column, NaN
+        // where it has no value (as `DataFrame.to_json` writes null).
+        if v.is_nan() {
+            return Ok(Value::Null);
+        }
         return serde_json::Number::from_f64(v)
             .map(Value::Number)
             .ok_or_else(|| PyValueError::new_err(format!("{v} is not a JSON number")));
@@ -453,6 +459,16 @@ pub(crate) fn from_py(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
             .map(|item| from_py(&item?))
             .collect::<PyResult<Vec<_>>>()
             .map(Value::Array);
+    }
+    // A date and time (`datetime`, pandas' `Timestamp`) as ISO 8601 text, as
+    // `DataFrame.to_json(date_format="iso")` writes it; pandas' missing one (`NaT`) as null.
+    if value.hasattr("isoformat")? {
+        let text: String = value.call_method0("isoformat")?.extract()?;
+        return Ok(if text == "NaT" {
+            Value::Null
+        } else {
+            Value::String(text)
+        });
     }
     Err(PyTypeError::new_err(format!(
         "not JSON data: a {} (expected dict, list, str, int, float, bool or None)",

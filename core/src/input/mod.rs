@@ -13,9 +13,12 @@
 //!
 //! Here: the entry points. `model`: the types every later stage reads. `scalar`: loose
 //! values and the readers of one field. `visitors`: the serde visitors and key tables.
-//! `builder`: raw objects to traces (a RerankTrace's shape). `lookup`: a
-//! LookupResult's shapes. `derive`: what no setting changes, computed once. `stream`:
-//! the same parse fed bytes in chunks ([`DocumentReader`]).
+//! `builder`: documents, arrays and wrappers down to trace-level objects, and where
+//! their traces and errors collect. `shapes`: each shape of a trace-level object
+//! (recognised and dispatched in `shapes/mod.rs`, one module a shape). `parts`: what
+//! the shapes share (the trace-level fields, the candidates). `derive`: what no
+//! setting changes, computed once. `stream`: the same parse fed bytes in chunks
+//! ([`DocumentReader`]).
 
 /// Implements the non-map, non-seq visits of a visitor whose value is "not what we wanted".
 macro_rules! other_values {
@@ -46,14 +49,17 @@ macro_rules! other_values {
 
 mod builder;
 mod derive;
-mod lookup;
 mod model;
+mod numbers;
+mod parts;
 mod read;
 mod scalar;
+mod shapes;
 mod stream;
 mod visitors;
 
 use builder::Builder;
+use numbers::JsonFailure;
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 use visitors::TopSeed;
@@ -93,8 +99,27 @@ fn parse_single_document(builder: &mut Builder, text: &str) {
     }
 }
 
-/// One JSON value and nothing after it (but whitespace).
-fn parse_top(text: &str, nested: bool) -> Result<visitors::Top, serde_json::Error> {
+/// One JSON value and nothing after it (but whitespace). A text with numbers beyond a
+/// double's range is read again with them marked (see `numbers`).
+fn parse_top(text: &str, nested: bool) -> Result<visitors::Top, JsonFailure> {
+    match parse_top_once(text, nested) {
+        Err(error) if numbers::is_out_of_range(&error) => {
+            let Some((rewritten, shifts)) = numbers::rewrite_out_of_range(text) else {
+                return Err(JsonFailure {
+                    error,
+                    shifts: Vec::new(),
+                });
+            };
+            parse_top_once(&rewritten, nested).map_err(|error| JsonFailure { error, shifts })
+        }
+        other => other.map_err(|error| JsonFailure {
+            error,
+            shifts: Vec::new(),
+        }),
+    }
+}
+
+fn parse_top_once(text: &str, nested: bool) -> Result<visitors::Top, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     TopSeed { nested }
         .deserialize(&mut de)

@@ -70,6 +70,9 @@ pub struct Candidate {
     pub final_score: Option<f64>,
     pub boost_reasons: Option<Arc<[String]>>,
     pub hit_reasons: Option<Arc<[String]>>,
+    /// A reranker span's output document: its position among the reranker's input
+    /// documents (see [`Candidate::input_rank`]); four bytes, in what was padding.
+    pub(crate) input_rank: InputRank,
     /// Unknown fields, kept to be shown; `None` when there are none.
     pub extra: Option<Arc<Map<String, Value>>>,
     /// Dense index of `doc_id` within the trace, for the per-document cap.
@@ -79,6 +82,39 @@ pub struct Candidate {
     /// Section 5; `None` unless the trace has at least two candidates with a finalScore.
     pub legacy_position: Option<usize>,
     pub displacement: Option<i64>,
+}
+
+impl Candidate {
+    /// A reranker span's output document: its 1-based position among the reranker's
+    /// input documents (`Some(None)` when it is not among them, or past 2^32 - 2);
+    /// `None` for every other candidate, which shows no `inputRank`.
+    pub fn input_rank(&self) -> Option<Option<u64>> {
+        self.input_rank.get()
+    }
+}
+
+/// [`Candidate::input_rank`] in four bytes: 0 for a candidate that is no reranker's
+/// output, `u32::MAX` for one not among the input documents, else the rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct InputRank(u32);
+
+impl InputRank {
+    /// A reranker's output document at `rank` among the inputs (`None`: not among them).
+    pub(crate) fn of(rank: Option<u64>) -> InputRank {
+        InputRank(
+            rank.and_then(|r| u32::try_from(r).ok())
+                .filter(|&r| r != 0 && r != u32::MAX)
+                .unwrap_or(u32::MAX),
+        )
+    }
+
+    pub(crate) fn get(self) -> Option<Option<u64>> {
+        match self.0 {
+            0 => None,
+            u32::MAX => Some(None),
+            rank => Some(Some(u64::from(rank))),
+        }
+    }
 }
 
 /// One retrieval request, ready to analyse under any configuration.
@@ -290,6 +326,14 @@ pub struct DocumentSummary {
     pub traces: usize,
     pub candidates: usize,
     pub errors: usize,
+    /// OTLP spans that are neither retrieval nor reranker spans, skipped (contract
+    /// section 11); shown only when some were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped_spans: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// Traces from one or more documents: what the analysis runs on.
@@ -344,5 +388,23 @@ impl ParsedBatch {
 
     pub fn candidate_count(&self) -> usize {
         self.traces.iter().map(|t| t.candidates.len()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reranker_input_rank_takes_no_room_of_its_own() {
+        // 352 bytes on 64-bit targets with or without it: it sits in the padding
+        // beside the one-byte label and flag.
+        if cfg!(target_pointer_width = "64") {
+            assert_eq!(std::mem::size_of::<Candidate>(), 352);
+        }
+        assert_eq!(InputRank::default().get(), None);
+        assert_eq!(InputRank::of(Some(4)).get(), Some(Some(4)));
+        assert_eq!(InputRank::of(None).get(), Some(None));
+        assert_eq!(InputRank::of(Some(1 << 40)).get(), Some(None));
     }
 }

@@ -1,8 +1,11 @@
 //! Loose values: any JSON value, classified, so a wrong type never aborts parsing,
 //! and the readers that turn one into a field's value or a located diagnostic.
 
+use super::numbers::{out_of_range_value, OUT_OF_RANGE};
 use crate::diagnostic::{pointer_token, Diagnostic};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
@@ -13,6 +16,8 @@ pub(super) enum Scalar {
     U64(u64),
     I64(i64),
     F64(f64),
+    /// A number beyond a double's range, as written (see `numbers`).
+    OutOfRange(Arc<str>),
     Str(Arc<str>),
     Array,
     Object,
@@ -23,7 +28,7 @@ impl Scalar {
         match self {
             Scalar::Null => "null",
             Scalar::Bool(_) => "boolean",
-            Scalar::U64(_) | Scalar::I64(_) | Scalar::F64(_) => "number",
+            Scalar::U64(_) | Scalar::I64(_) | Scalar::F64(_) | Scalar::OutOfRange(_) => "number",
             Scalar::Str(_) => "string",
             Scalar::Array => "array",
             Scalar::Object => "object",
@@ -60,7 +65,10 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::F64(v))
     }
     fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
-        Ok(Scalar::Str(Arc::from(v)))
+        Ok(match v.strip_prefix(OUT_OF_RANGE) {
+            Some(literal) => Scalar::OutOfRange(Arc::from(literal)),
+            None => Scalar::Str(Arc::from(v)),
+        })
     }
     fn visit_unit<E>(self) -> Result<Scalar, E> {
         Ok(Scalar::Null)
@@ -90,6 +98,24 @@ impl Diags {
         self.0.push(Diagnostic::error(
             "wrong-type",
             format!("{field}: expected {expected}, got {found}; treated as absent"),
+            format!("/{}", pointer_token(field)),
+        ));
+    }
+
+    /// A number beyond a double's range, read as infinite.
+    pub(super) fn out_of_range(&mut self, field: &str, literal: &str) {
+        self.0.push(Diagnostic::warning(
+            "number-out-of-range",
+            format!("{field}: {literal} is beyond a double's range; read as infinite (non-finite: quality 0)"),
+            format!("/{}", pointer_token(field)),
+        ));
+    }
+
+    /// An unknown (or loosely read) field whose value nests deeper than [`KEPT_DEPTH`].
+    pub(super) fn cut_deep(&mut self, field: &str) {
+        self.0.push(Diagnostic::warning(
+            "deep-value-cut",
+            format!("{field}: nested more than {KEPT_DEPTH} levels deep below the field; the deeper part is skipped, not kept"),
             format!("/{}", pointer_token(field)),
         ));
     }
@@ -125,6 +151,10 @@ pub(super) fn take_number(value: Scalar, field: &str, diags: &mut Diags) -> Opti
         Scalar::U64(v) => Some(v as f64),
         Scalar::I64(v) => Some(v as f64),
         Scalar::F64(v) => Some(v),
+        Scalar::OutOfRange(literal) => {
+            diags.out_of_range(field, &literal);
+            Some(out_of_range_value(&literal))
+        }
         Scalar::Null => None,
         other => {
             diags.wrong_type(field, "a number", other.type_name());
@@ -232,5 +262,112 @@ pub(super) fn take_str_list(
             None
         }
         StrList::Null => None,
+    }
+}
+
+/// How many levels below its field an unknown field's value is kept. The typed pass
+/// above it uses fewer than 10 of serde_json's 128, so a kept value never reaches that
+/// limit; deeper parts are skipped without recursion (serde_json skips iteratively),
+/// whatever their depth.
+pub(super) const KEPT_DEPTH: usize = 64;
+
+/// What stands in a kept value for a part nested deeper than [`KEPT_DEPTH`].
+const CUT: &str = "(nested too deep: not kept)";
+
+/// Reads any value as a `serde_json::Value`, down to `left` more levels; a deeper part
+/// becomes [`CUT`] and sets `cut`.
+#[derive(Clone, Copy)]
+pub(super) struct KeptSeed<'a> {
+    left: usize,
+    cut: &'a Cell<bool>,
+}
+
+/// An unknown field's value, and whether a part of it was too deep to keep.
+pub(super) fn next_kept<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(Value, bool), A::Error> {
+    let cut = Cell::new(false);
+    let value = map.next_value_seed(KeptSeed {
+        left: KEPT_DEPTH,
+        cut: &cut,
+    })?;
+    Ok((value, cut.get()))
+}
+
+impl<'de> DeserializeSeed<'de> for KeptSeed<'_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeptSeed<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        // A number beyond a double's range is shown as written.
+        Ok(Value::String(
+            v.strip_prefix(OUT_OF_RANGE).unwrap_or(v).to_owned(),
+        ))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        match v.strip_prefix(OUT_OF_RANGE) {
+            Some(literal) => Ok(Value::String(literal.to_owned())),
+            None => Ok(Value::String(v)),
+        }
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        if self.left == 0 {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            self.cut.set(true);
+            return Ok(Value::String(CUT.to_owned()));
+        }
+        let inner = KeptSeed {
+            left: self.left - 1,
+            cut: self.cut,
+        };
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        if self.left == 0 {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            self.cut.set(true);
+            return Ok(Value::String(CUT.to_owned()));
+        }
+        let inner = KeptSeed {
+            left: self.left - 1,
+            cut: self.cut,
+        };
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(inner)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
     }
 }

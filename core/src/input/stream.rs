@@ -14,6 +14,10 @@
 //! "Blank" means Unicode white space, as `str::trim` counts it. A single JSON
 //! document is kept whole and parsed by [`DocumentReader::finish`].
 //!
+//! **OTLP spans** in JSON Lines are read line by line like traces; only retrieval
+//! spans without documents wait for their parent or child, bounded (see
+//! `shapes/otlp/nesting.rs`), and those still waiting become traces at `finish`.
+//!
 //! **Refusal.** A document whose first non-blank character is not `{` is one JSON
 //! document; when, in addition, its first byte other than JSON white space cannot
 //! start a JSON value (or is not UTF-8), the document cannot be read at all, and
@@ -336,7 +340,7 @@ fn bad_bytes(
     // Shown in the error's excerpt only, where the caret points at the bad bytes.
     let shown = String::from_utf8_lossy(bytes);
     if let Err(syntax) = parse_top(good, nested) {
-        if syntax.classify() != serde_json::error::Category::Eof {
+        if syntax.error.classify() != serde_json::error::Category::Eof {
             builder.json_error(&syntax, &shown, lines_before);
             return;
         }

@@ -1,9 +1,10 @@
 //! The serde visitors of the one typed pass, and the key tables they match field
 //! names against (both spellings): candidates, trace-level objects, whole documents.
 
+use super::model::InputRank;
 use super::scalar::{
-    take_bool, take_id, take_integer, take_number, take_str, take_str_list, Diags, Scalar,
-    ScalarSeed, StrListSeed,
+    next_kept, take_bool, take_id, take_integer, take_number, take_str, take_str_list, Diags,
+    Scalar, ScalarSeed, StrListSeed,
 };
 use crate::diagnostic::Diagnostic;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -140,6 +141,8 @@ pub(super) struct RawCandidate {
     pub(super) final_score: Option<f64>,
     pub(super) boost_reasons: Option<Arc<[String]>>,
     pub(super) hit_reasons: Option<Arc<[String]>>,
+    /// A reranker's output document: its rank among the input documents.
+    pub(super) input_rank: InputRank,
     pub(super) extra: Map<String, Value>,
     pub(super) diags: Diags,
 }
@@ -167,6 +170,7 @@ pub(super) fn rank_of(value: Scalar) -> RawRank {
         Scalar::U64(v) => RawRank::Invalid(Arc::from(v.to_string())),
         Scalar::I64(v) => RawRank::Invalid(Arc::from(v.to_string())),
         Scalar::F64(v) => RawRank::Invalid(Arc::from(format!("{v:?}"))),
+        Scalar::OutOfRange(literal) => RawRank::Invalid(literal),
         Scalar::Str(s) => RawRank::Invalid(Arc::from(format!("{s:?}"))),
         Scalar::Bool(b) => RawRank::Invalid(Arc::from(b.to_string())),
         Scalar::Array => RawRank::Invalid(Arc::from("[...]")),
@@ -190,7 +194,10 @@ impl<'de> Visitor<'de> for CandidateVisitor {
             let (key, name) = match key {
                 KeyOf::Known(key, name) => (key, name),
                 KeyOf::Other(name) => {
-                    let value: Value = map.next_value()?;
+                    let (value, cut) = next_kept(&mut map)?;
+                    if cut {
+                        c.diags.cut_deep(&name);
+                    }
                     c.extra.insert(name, value);
                     continue;
                 }
@@ -405,13 +412,19 @@ impl<'de> Visitor<'de> for ObjectSeed {
         while let Some(key) = map.next_key_seed(KeySeed(trace_key))? {
             let (key, name) = match key {
                 KeyOf::Known(TraceKey::Trace | TraceKey::Traces, name) if self.nested => {
-                    let value: Value = map.next_value()?;
+                    let (value, cut) = next_kept(&mut map)?;
+                    if cut {
+                        o.diags.cut_deep(name);
+                    }
                     o.extra.insert(name.to_owned(), value);
                     continue;
                 }
                 KeyOf::Known(key, name) => (key, name),
                 KeyOf::Other(name) => {
-                    let value: Value = map.next_value()?;
+                    let (value, cut) = next_kept(&mut map)?;
+                    if cut {
+                        o.diags.cut_deep(&name);
+                    }
                     o.extra.insert(name, value);
                     continue;
                 }
@@ -419,7 +432,10 @@ impl<'de> Visitor<'de> for ObjectSeed {
             let d = &mut o.diags;
             match key {
                 TraceKey::Options => {
-                    let value: Value = map.next_value()?;
+                    let (value, cut) = next_kept(&mut map)?;
+                    if cut {
+                        d.cut_deep(name);
+                    }
                     o.options = Some((value, name));
                 }
                 TraceKey::Candidates => {

@@ -118,6 +118,7 @@ impl PartialBuilder {
             traces: 0,
             candidates: 0,
             errors: 0,
+            skipped_spans: 0,
         });
         Partial::of_piece(self.settings, config, document, self.first_line, counts)
     }

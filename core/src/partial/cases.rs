@@ -254,6 +254,7 @@ impl CaseMatchesBuilder {
                 traces: 0,
                 candidates: 0,
                 errors: 0,
+                skipped_spans: 0,
             });
         analyse(&mut analyzer, &keys, &mut firsts, &mut traces, last);
         let config = *analyzer.config();

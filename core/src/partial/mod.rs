@@ -353,6 +353,8 @@ impl Partial {
                     traces: piece.traces,
                     candidates: piece.candidates,
                     errors: piece.errors,
+                    // A partial counts no skipped spans (its pieces do not carry them).
+                    skipped_spans: 0,
                 }),
             }
         }

@@ -87,6 +87,7 @@ class DocumentSummary(TypedDict):
     traces: int
     candidates: int
     errors: int
+    skippedSpans: NotRequired[int]
 
 
 class ModeSummary(TypedDict):
@@ -184,6 +185,7 @@ class Block(TypedDict):
     excerptChars: int
     excerptTruncated: bool
     inputIndex: int
+    inputRank: NotRequired[int | None]
     rankFromPosition: bool
     extra: dict[str, Any] | None
 

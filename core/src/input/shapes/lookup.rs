@@ -1,16 +1,28 @@
 //! The LookupResult shapes (contract section 1): an embedded trace, analysed with the
 //! recorded evidence beside it, or only the capped evidence list.
 
-use super::builder::{
-    base_trace, finish_candidates, finish_trace, missing_list_message, prefix_diags, Place,
-};
-use super::model::{Trace, TraceKind};
-use super::visitors::{Item, ListField, RawCandidate, RawObject};
 use crate::diagnostic::Diagnostic;
+use crate::input::model::{Trace, TraceKind};
+use crate::input::parts::{
+    base_trace, finish_candidates, finish_trace, has_list, missing_list_message, one_trace,
+    prefix_diags, Place, Sink,
+};
+use crate::input::visitors::{Item, ListField, RawCandidate, RawObject};
 use std::sync::Arc;
 
+/// An `evidence` array, or an embedded trace object.
+pub(super) fn recognise(o: &RawObject) -> bool {
+    has_list(&o.evidence) || matches!(o.trace, Some((Item::Object(_), _)))
+}
+
+pub(super) fn read(o: RawObject, place: Place, sink: &mut dyn Sink) {
+    one_trace(sink, place, |position, source| {
+        lookup_result(o, place, position, source)
+    });
+}
+
 /// A LookupResult: analyse the embedded trace when there is one, else the evidence.
-pub(super) fn lookup_result(
+fn lookup_result(
     mut o: RawObject,
     place: Place,
     position: usize,

@@ -1,0 +1,381 @@
+//! A span's documents: `<prefix>.<i>.document.<field>` attributes gathered by index
+//! (a huge index allocates nothing in proportion: indices are keys of a sorted map),
+//! or an array of key-value lists, or the GenAI conventions' JSON array; then
+//! turned into candidates with `originalRank` = i + 1, and every malformed part a
+//! diagnostic whose path is the attribute's key.
+
+use super::any_value::{decode, json_type, kvlist_to_json, to_json, Any};
+use crate::diagnostic::Diagnostic;
+use crate::input::visitors::{Item, RawCandidate, RawRank};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The metadata keys that name a document, the first present wins (contract section 11).
+const DOC_ID_KEYS: &[&str] = &[
+    "docId",
+    "doc_id",
+    "document_id",
+    "ref_doc_id",
+    "source",
+    "file_name",
+    "file_path",
+];
+
+/// One document's attributes: each field with the attribute key it came from.
+#[derive(Default)]
+struct Fields {
+    /// The first attribute key of this document (where a gap before it is reported).
+    first_key: String,
+    fields: Vec<(String, String, Value)>,
+}
+
+/// The documents of one list (`retrieval.documents`, `reranker.output_documents`, ...).
+pub(super) struct Documents {
+    prefix: &'static str,
+    by_index: BTreeMap<u64, Fields>,
+}
+
+/// A document read: its index, and the candidate built from it.
+pub(super) struct Document {
+    pub(super) index: u64,
+    pub(super) id: Option<Arc<str>>,
+    pub(super) has_score: bool,
+    pub(super) candidate: RawCandidate,
+}
+
+impl Documents {
+    pub(super) fn new(prefix: &'static str) -> Self {
+        Documents {
+            prefix,
+            by_index: BTreeMap::new(),
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.by_index.is_empty()
+    }
+
+    /// Takes the attribute `key` when it is one of this list's (`<prefix>.<i>.<field>`
+    /// or `<prefix>` itself as an array); `false` leaves it to the caller.
+    pub(super) fn add(&mut self, key: &str, value: &Value, diags: &mut Vec<Diagnostic>) -> bool {
+        let Some(rest) = key.strip_prefix(self.prefix) else {
+            return false;
+        };
+        if rest.is_empty() {
+            self.add_array(key, value, diags);
+            return true;
+        }
+        let Some(rest) = rest.strip_prefix('.') else {
+            return false;
+        };
+        let (index, field) = rest.split_once('.').unwrap_or((rest, ""));
+        let Ok(index) = index.parse::<u64>() else {
+            diags.push(Diagnostic::error(
+                "document-index",
+                format!("{key}: the document index {index:?} is not an integer from 0 to 2^64-1; the attribute is kept as an unknown one"),
+                key,
+            ));
+            return false;
+        };
+        let field = field.strip_prefix("document.").unwrap_or(field);
+        self.push(index, key, field, value.clone());
+        true
+    }
+
+    fn push(&mut self, index: u64, key: &str, field: &str, value: Value) {
+        let entry = self.by_index.entry(index).or_default();
+        if entry.first_key.is_empty() {
+            entry.first_key = key.to_owned();
+        }
+        entry.fields.push((field.to_owned(), key.to_owned(), value));
+    }
+
+    /// `<prefix>` as an arrayValue of kvlistValues (`{"document.id": ...}`, `{"id": ...}`
+    /// or `{"document": {kvlist}}`).
+    fn add_array(&mut self, key: &str, value: &Value, diags: &mut Vec<Diagnostic>) {
+        let Any::Array(items) = decode(value) else {
+            diags.push(Diagnostic::error(
+                "wrong-type",
+                format!("{key}: expected an array of key-value lists, got {}; no documents read from it", decode(value).type_name()),
+                key,
+            ));
+            return;
+        };
+        for (index, item) in items.iter().enumerate() {
+            let index = index as u64;
+            let path = format!("{key}.{index}");
+            match decode(item) {
+                Any::Kvlist(entries) => self.add_entries(index, &path, entries),
+                other => diags.push(Diagnostic::error(
+                    "wrong-type",
+                    format!(
+                        "{path}: a document must be a key-value list, got {}; skipped",
+                        other.type_name()
+                    ),
+                    path.clone(),
+                )),
+            }
+        }
+    }
+
+    fn add_entries(&mut self, index: u64, path: &str, entries: &[Value]) {
+        for entry in entries {
+            let (Some(name), Some(value)) =
+                (entry.get("key").and_then(Value::as_str), entry.get("value"))
+            else {
+                continue;
+            };
+            if name == "document" {
+                if let Any::Kvlist(inner) = decode(value) {
+                    self.add_entries(index, path, inner);
+                    continue;
+                }
+            }
+            let field = name.strip_prefix("document.").unwrap_or(name);
+            self.push(
+                index,
+                &format!("{path}.document.{field}"),
+                field,
+                value.clone(),
+            );
+        }
+    }
+
+    /// The GenAI conventions' `gen_ai.retrieval.documents`: a JSON array of objects
+    /// `{id, score, content, metadata}` as text, or as an arrayValue of kvlists.
+    pub(super) fn add_genai(&mut self, key: &str, value: &Value, diags: &mut Vec<Diagnostic>) {
+        let parsed = match decode(value) {
+            Any::Str(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Array(items)) => items,
+                Ok(other) => {
+                    diags.push(Diagnostic::error(
+                        "wrong-type",
+                        format!(
+                            "{key}: expected a JSON array of documents, got {}",
+                            json_type(&other)
+                        ),
+                        key,
+                    ));
+                    return;
+                }
+                Err(err) => {
+                    diags.push(Diagnostic::error(
+                        "documents-not-json",
+                        format!("{key}: not JSON ({err}); no documents read from it"),
+                        key,
+                    ));
+                    return;
+                }
+            },
+            Any::Array(_) => return self.add_array(key, value, diags),
+            other => {
+                diags.push(Diagnostic::error(
+                    "wrong-type",
+                    format!(
+                        "{key}: expected documents as JSON text, got {}",
+                        other.type_name()
+                    ),
+                    key,
+                ));
+                return;
+            }
+        };
+        for (index, item) in parsed.iter().enumerate() {
+            let path = format!("{key}.{index}");
+            let Some(object) = item.as_object() else {
+                diags.push(Diagnostic::error(
+                    "wrong-type",
+                    format!(
+                        "{path}: a document must be an object, got {}; skipped",
+                        json_type(item)
+                    ),
+                    path.clone(),
+                ));
+                continue;
+            };
+            for (name, plain) in object {
+                self.push(index as u64, &format!("{path}.{name}"), name, as_any(plain));
+            }
+        }
+    }
+
+    /// The documents in index order, with the gaps between them reported.
+    /// `leading_gap_reported`: the attribute limit explains missing first documents.
+    pub(super) fn read(
+        self,
+        diags: &mut Vec<Diagnostic>,
+        leading_gap_reported: bool,
+    ) -> Vec<Document> {
+        let mut out = Vec::with_capacity(self.by_index.len().min(4096));
+        let mut expected = 0u64;
+        for (index, fields) in self.by_index {
+            if index > expected && !(expected == 0 && leading_gap_reported) {
+                let absent = if index - expected == 1 {
+                    format!("index {expected}")
+                } else {
+                    format!("indices {expected} to {}", index - 1)
+                };
+                diags.push(Diagnostic::error(
+                    "document-index-gap",
+                    format!("{}: no document at {absent}; the documents after keep their ranks (index + 1)", self.prefix),
+                    fields.first_key.clone(),
+                ));
+            }
+            expected = index.saturating_add(1);
+            out.push(document(index, fields, diags));
+        }
+        out
+    }
+}
+
+/// A plain JSON value (the GenAI conventions' documents) as an AnyValue.
+fn as_any(plain: &Value) -> Value {
+    let mut any = Map::new();
+    match plain {
+        Value::String(s) => any.insert("stringValue".into(), Value::String(s.clone())),
+        Value::Bool(b) => any.insert("boolValue".into(), Value::Bool(*b)),
+        Value::Number(n) if n.is_i64() => any.insert("intValue".into(), Value::Number(n.clone())),
+        Value::Number(n) => any.insert("doubleValue".into(), Value::Number(n.clone())),
+        Value::Array(items) => any.insert(
+            "arrayValue".into(),
+            serde_json::json!({ "values": items.iter().map(as_any).collect::<Vec<_>>() }),
+        ),
+        // Metadata: read as the JSON text OpenInference writes.
+        Value::Object(_) => any.insert("stringValue".into(), Value::String(plain.to_string())),
+        Value::Null => None,
+    };
+    Value::Object(any)
+}
+
+fn document(index: u64, fields: Fields, diags: &mut Vec<Diagnostic>) -> Document {
+    let mut c = RawCandidate::default();
+    let mut metadata: Option<Map<String, Value>> = None;
+    let mut has_score = false;
+    for (field, key, value) in fields.fields {
+        let any = decode(&value);
+        if matches!(any, Any::Empty) {
+            diags.push(Diagnostic::warning(
+                "empty-value",
+                format!(
+                    "{key}: an empty value (no stringValue, doubleValue, ...); treated as absent"
+                ),
+                key,
+            ));
+            continue;
+        }
+        match field.as_str() {
+            "id" => match any {
+                Any::Str(s) => c.evidence_key = Some(Arc::from(s)),
+                Any::Int(i) => c.evidence_key = Some(Arc::from(i.to_string())),
+                other => wrong(diags, &key, "a string", &other),
+            },
+            "content" => match any {
+                Any::Str(s) => c.excerpt = Some((0, Arc::from(s))),
+                other => wrong(diags, &key, "a string", &other),
+            },
+            "score" => {
+                c.score = score(&key, any, diags);
+                has_score |= c.score.is_some();
+            }
+            "metadata" => {
+                metadata = match any {
+                    Any::Str(text) => match serde_json::from_str::<Value>(text) {
+                        Ok(Value::Object(object)) => Some(object),
+                        Ok(other) => {
+                            diags.push(Diagnostic::error("metadata-not-object", format!("{key}: JSON {} where an object is expected; kept as text, no docId, title or breadcrumb read from it", json_type(&other)), key.clone()));
+                            c.extra
+                                .insert("metadata".into(), Value::String(text.to_owned()));
+                            None
+                        }
+                        Err(err) => {
+                            diags.push(Diagnostic::error("metadata-not-json", format!("{key}: not JSON ({err}); kept as text, no docId, title or breadcrumb read from it"), key.clone()));
+                            c.extra
+                                .insert("metadata".into(), Value::String(text.to_owned()));
+                            None
+                        }
+                    },
+                    Any::Kvlist(entries) => Some(kvlist_to_json(entries)),
+                    other => {
+                        wrong(diags, &key, "a JSON object as text", &other);
+                        None
+                    }
+                };
+            }
+            _ => {
+                c.extra.insert(field, to_json(&value));
+            }
+        }
+    }
+    if let Some(metadata) = metadata {
+        c.doc_id = DOC_ID_KEYS
+            .iter()
+            .find_map(|name| match metadata.get(*name)? {
+                Value::String(s) => Some(Arc::from(s.as_str())),
+                Value::Number(n) if n.is_u64() || n.is_i64() => Some(Arc::from(n.to_string())),
+                _ => None,
+            });
+        let text = |name: &str| metadata.get(name).and_then(Value::as_str).map(Arc::from);
+        c.title = text("title");
+        c.breadcrumb = text("breadcrumb");
+        c.extra.insert("metadata".into(), Value::Object(metadata));
+    }
+    c.rank = Some(match index.checked_add(1) {
+        Some(rank) => RawRank::Int(rank),
+        None => RawRank::Invalid(Arc::from(index.to_string())),
+    });
+    Document {
+        index,
+        id: c.evidence_key.clone(),
+        has_score,
+        candidate: c,
+    }
+}
+
+/// A document's score: a double or an integer; text (`"0.83"`) is not a number here.
+fn score(key: &str, any: Any, diags: &mut Vec<Diagnostic>) -> Option<f64> {
+    match any {
+        Any::Double {
+            value,
+            written_as_text,
+        } => {
+            if written_as_text && !value.is_finite() {
+                diags.push(Diagnostic::warning("non-finite-score", format!("{key}: {value} (written as text, as protobuf's JSON writes a non-finite double): not finite, quality 0"), key));
+            }
+            Some(value)
+        }
+        Any::Int(i) => Some(i as f64),
+        Any::Str(text) => {
+            diags.push(Diagnostic::error(
+                "score-not-number",
+                format!("{key}: the score is text ({text:?}), not a number; treated as absent"),
+                key,
+            ));
+            None
+        }
+        other => {
+            wrong(diags, key, "a number", &other);
+            None
+        }
+    }
+}
+
+fn wrong(diags: &mut Vec<Diagnostic>, key: &str, expected: &str, found: &Any) {
+    let found = match found {
+        Any::Bad(why) => why.clone(),
+        other => other.type_name().to_owned(),
+    };
+    diags.push(Diagnostic::error(
+        "wrong-type",
+        format!("{key}: expected {expected}, got {found}; treated as absent"),
+        key,
+    ));
+}
+
+/// The candidates of `documents`, in index order.
+pub(super) fn items(documents: Vec<Document>) -> (Vec<u64>, Vec<Item<RawCandidate>>) {
+    documents
+        .into_iter()
+        .map(|d| (d.index, Item::Object(d.candidate)))
+        .unzip()
+}
