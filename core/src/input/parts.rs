@@ -3,7 +3,7 @@
 //! candidates, and the tail that derives what no setting changes.
 
 use super::derive::derive;
-use super::model::{Candidate, Rank, Trace, TraceKind};
+use super::model::{Candidate, InputRank, Rank, Trace, TraceKind};
 use super::scalar::Diags;
 use super::visitors::{Item, ListField, RawCandidate, RawObject, RawRank};
 use crate::config::{ConfigError, SettingKey, SettingValueError, Settings};
@@ -242,7 +242,6 @@ pub(super) fn finish_candidates(
             final_score,
             boost_reasons,
             hit_reasons,
-            input_rank,
             extra,
             diags,
         } = raw;
@@ -329,7 +328,7 @@ pub(super) fn finish_candidates(
             final_score,
             boost_reasons,
             hit_reasons,
-            input_rank,
+            input_rank: InputRank::default(),
             extra: if extra.is_empty() {
                 None
             } else {

@@ -1,7 +1,6 @@
 //! The serde visitors of the one typed pass, and the key tables they match field
 //! names against (both spellings): candidates, trace-level objects, whole documents.
 
-use super::model::InputRank;
 use super::scalar::{
     next_kept, take_bool, take_id, take_integer, take_number, take_str, take_str_list, Diags,
     Scalar, ScalarSeed, StrListSeed,
@@ -141,8 +140,6 @@ pub(super) struct RawCandidate {
     pub(super) final_score: Option<f64>,
     pub(super) boost_reasons: Option<Arc<[String]>>,
     pub(super) hit_reasons: Option<Arc<[String]>>,
-    /// A reranker's output document: its rank among the input documents.
-    pub(super) input_rank: InputRank,
     pub(super) extra: Map<String, Value>,
     pub(super) diags: Diags,
 }

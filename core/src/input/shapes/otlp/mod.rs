@@ -270,17 +270,23 @@ fn span_trace(
     o.mode = Some(Arc::from(mode));
     let (indices, mut candidate_items) = items(documents);
     if role == SpanRole::Reranker {
-        for (item, input_rank) in candidate_items.iter_mut().zip(&input_ranks) {
+        for item in candidate_items.iter_mut() {
             if let crate::input::visitors::Item::Object(c) = item {
                 // The reranker's score is shown; quality comes from the output rank.
                 c.raw_score = c.score.take();
-                c.input_rank = InputRank::of(*input_rank);
             }
         }
     }
     let trace = base_trace(o, TraceKind::RerankTrace, place, 0, source);
     let mut found = Vec::new();
-    let candidates = finish_candidates(candidate_items, "", &trace, &mut found);
+    let mut candidates = finish_candidates(candidate_items, "", &trace, &mut found);
+    if role == SpanRole::Reranker {
+        // Set on the candidates, not the raw ones: a field there would cost every
+        // native candidate while a document is read.
+        for (candidate, input_rank) in candidates.iter_mut().zip(&input_ranks) {
+            candidate.input_rank = InputRank::of(*input_rank);
+        }
+    }
     // Their paths are `/<position>/...`: named by the attribute instead.
     for mut diagnostic in found {
         diagnostic.path = diagnostic
