@@ -14,6 +14,7 @@ mod calibrate;
 mod compare;
 mod compare_many;
 mod explain;
+mod otlp;
 mod partial;
 mod schema;
 mod stream;

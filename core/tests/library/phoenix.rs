@@ -5,7 +5,7 @@
 //! agree within 1e-9, not bit for bit. Literals were read from the files (the column
 //! named in each comment).
 
-mod common;
+use crate::common;
 
 use ragtrace_core::{
     analyze, parse_document, parse_value, read_batch, DocumentReader, ParsedBatch, Settings,

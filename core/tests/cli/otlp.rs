@@ -1,7 +1,7 @@
 //! End-to-end: the CLI reads OTLP JSON spans through the core with no span code of
 //! its own (contract section 11), on the real LlamaIndex instrumentor's spans.
 
-mod common;
+use crate::common;
 
 use common::fixture_arg;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! LlamaIndex instrumentor wrote (`tests/fixtures/otel/`, see its README). Every
 //! literal below was read from those files (the attribute named in each comment).
 
-mod common;
+use crate::common;
 
 use ragtrace_core::{
     analyze, parse_document, parse_documents, parse_value, read_batch, DocumentReader, ParsedBatch,
