@@ -1,6 +1,6 @@
 //! The cases file: parsing it into [`GoldenCase`]s with located errors and findings.
 
-use super::evaluate::normalize_query;
+use super::text::normalize_query;
 use crate::diagnostic::{pointer_token, Diagnostic, InputError};
 use serde::Serialize;
 use serde_json::{Map, Value};
