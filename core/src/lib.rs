@@ -151,13 +151,14 @@ pub use crate::baseline::{
     block_changes, level_changes, same_batch, BlockChange, DifferentBatches, LevelChange,
 };
 
-// Golden cases: evaluation, report.md, TREC files.
+// Golden cases: evaluation, the metrics table, report.md, TREC files.
 pub use crate::golden::{
     case_metrics, evaluate_analysis, evaluate_runs, golden_markdown, golden_summary_text, md_cell,
     normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
     CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary,
     LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
 };
+pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 
 // Calibration of the levels and the gate against golden cases.
 pub use crate::calibration::{
@@ -177,7 +178,6 @@ pub use crate::runs::{
     ConfigDifference, Distribution, FailOn, GoldenComparison, GroupSummary, Link, MetricSummary,
     ModePair, OnlyOneSide, PairComparison, PairDetail, PairedBy, Pairing, ReportWithComparison,
     RunComparison, RunSizes, Significance, SignificanceOptions, UnpairedTrace, ValuePair,
-    DELTA_METRICS,
 };
 
 // Many runs of the same queries at once: means, intervals, randomised Tukey HSD, letters.

@@ -1,6 +1,7 @@
 //! The evaluation: linking cases to traces, ranking metrics and each case's verdict.
 
 use super::cases::{CaseSet, GoldenCase};
+use super::metric::{Judged, Metric, MetricValues};
 use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
 use super::text::{normalize_query, push_normalized};
 use crate::fast_hash::FastMap;
@@ -118,51 +119,23 @@ pub struct RankingMetrics {
 /// trec_eval reports for a query with no relevant documents); never NaN.
 /// `ranking` must hold distinct documents.
 pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -> RankingMetrics {
-    ranking_metrics_of(
-        ranking,
-        |doc| relevant.contains(doc.as_str()),
-        relevant.len(),
+    let grades: Vec<i64> = ranking
+        .iter()
+        .map(|d| i64::from(relevant.contains(d.as_str())))
+        .collect();
+    let ideal = vec![1; relevant.len()];
+    let values = Metric::values(&Judged {
+        grades: &grades,
+        relevant_grade: 1,
+        relevant: relevant.len(),
+        ideal: &ideal,
         k,
-    )
-}
-
-/// [`ranking_metrics`] over any ranking (docIds, or whether each is relevant), the
-/// relevant set as a membership test and its size.
-pub(super) fn ranking_metrics_of<D>(
-    ranking: &[D],
-    is_rel: impl Fn(&D) -> bool,
-    relevant_count: usize,
-    k: usize,
-) -> RankingMetrics {
-    let top = &ranking[..ranking.len().min(k)];
-    let hits = top.iter().filter(|d| is_rel(d)).count();
-    let recall = if relevant_count == 0 {
-        0.0
-    } else {
-        hits as f64 / relevant_count as f64
-    };
-    let precision = if k == 0 { 0.0 } else { hits as f64 / k as f64 };
-    let reciprocal_rank = ranking
-        .iter()
-        .position(&is_rel)
-        .map_or(0.0, |i| 1.0 / (i + 1) as f64);
-    let discount = |i: usize| 1.0 / ((i + 2) as f64).log2(); // 0-based position i = rank i+1
-    let dcg: f64 = top
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| is_rel(d))
-        .map(|(i, _)| discount(i))
-        .fold(0.0, |total, gain| total + gain);
-    // Folding from +0.0: `Sum` for floats starts at -0.0, which would print as "-0".
-    let idcg: f64 = (0..relevant_count.min(k))
-        .map(discount)
-        .fold(0.0, |total, gain| total + gain);
-    let ndcg = if idcg > 0.0 { dcg / idcg } else { 0.0 };
+    });
     RankingMetrics {
-        recall,
-        precision,
-        reciprocal_rank,
-        ndcg,
+        recall: values[Metric::Recall.index()],
+        precision: values[Metric::Precision.index()],
+        reciprocal_rank: values[Metric::ReciprocalRank.index()],
+        ndcg: values[Metric::Ndcg.index()],
     }
 }
 
@@ -285,20 +258,24 @@ fn evaluate_linked<'r>(
         }
     }
     // Means over all cases; an empty cases file has means of 0, not NaN.
-    let mean = |f: fn(&CaseReport) -> f64| {
+    let mean = |metric: Metric| {
         if reports.is_empty() {
             0.0
         } else {
-            reports.iter().map(f).fold(0.0, |total, x| total + x) / reports.len() as f64
+            reports
+                .iter()
+                .map(|r| metric.of_case(r))
+                .fold(0.0, |total, x| total + x)
+                / reports.len() as f64
         }
     };
     let summary = GoldenSummary {
         cases: reports.len(),
         levels,
-        mean_recall: mean(|r| r.recall),
-        mean_precision: mean(|r| r.precision),
-        mean_reciprocal_rank: mean(|r| r.reciprocal_rank),
-        mean_ndcg: mean(|r| r.ndcg),
+        mean_recall: mean(Metric::Recall),
+        mean_precision: mean(Metric::Precision),
+        mean_reciprocal_rank: mean(Metric::ReciprocalRank),
+        mean_ndcg: mean(Metric::Ndcg),
     };
     let unlinked_traces = linked
         .iter()
@@ -571,7 +548,18 @@ pub(crate) fn evaluate_case(
         breadcrumbs.is_empty() && keywords.is_empty(),
     );
 
-    let metrics = ranking_metrics(&doc_ranking, &relevant, k);
+    let grades: Vec<i64> = doc_ranking
+        .iter()
+        .map(|d| i64::from(relevant.contains(d.as_str())))
+        .collect();
+    let ideal = vec![1; relevant.len()];
+    let values: MetricValues = Metric::values(&Judged {
+        grades: &grades,
+        relevant_grade: 1,
+        relevant: relevant.len(),
+        ideal: &ideal,
+        k,
+    });
 
     let mut note = None;
     match run {
@@ -620,10 +608,10 @@ pub(crate) fn evaluate_case(
         unexpected_doc_ids,
         missing_keywords,
         k,
-        recall: metrics.recall,
-        precision: metrics.precision,
-        reciprocal_rank: metrics.reciprocal_rank,
-        ndcg: metrics.ndcg,
+        recall: values[Metric::Recall.index()],
+        precision: values[Metric::Precision.index()],
+        reciprocal_rank: values[Metric::ReciprocalRank.index()],
+        ndcg: values[Metric::Ndcg.index()],
         note,
         notes: case.notes.clone(),
     }

@@ -2,18 +2,17 @@
 //! runs reads of each run's evaluation.
 
 use super::cases::{CaseSet, GoldenCase};
-use super::evaluate::ranking_metrics_of;
+use super::metric::{Judged, Metric, MetricValues};
 use crate::fast_hash::FastMap;
 use crate::input::{name_hash, Trace};
 use crate::TraceAnalysis;
 
 /// Each case's metrics against an analysis, as [`evaluate_analysis`](crate::evaluate_analysis)
-/// computes them, in [`DELTA_METRICS`](crate::DELTA_METRICS) order (hit, recall@k,
-/// precision@k, reciprocal rank, nDCG@k), or `None` for a case no trace links to.
+/// computes them, in [`Metric::ALL`] order, or `None` for a case no trace links to.
 /// Nothing else of an evaluation (levels, evidence, lists, notes) is built and no string
 /// is copied: what a comparison of many runs reads of each. For several analyses against
 /// the same cases, [`CaseMetrics`] reads the cases once.
-pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
+pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<MetricValues>> {
     CaseMetrics::new(cases).of(analysis)
 }
 
@@ -47,13 +46,13 @@ impl<'a> CaseMetrics<'a> {
     }
 
     /// Each case's metrics against `analysis` (see [`case_metrics`]).
-    pub fn of(&self, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
+    pub fn of(&self, analysis: &crate::Analysis) -> Vec<Option<MetricValues>> {
         let cases = self.by_id.next.len();
         // Per case, its values against the trace it links to by caseId, and by query (kept
         // apart: a caseId link wins over a query link whichever trace comes first; the
         // second list is made when a trace links by query).
-        let mut id_values: Vec<Option<[f64; 5]>> = vec![None; cases];
-        let mut query_values: Vec<Option<[f64; 5]>> = Vec::new();
+        let mut id_values: Vec<Option<MetricValues>> = vec![None; cases];
+        let mut query_values: Vec<Option<MetricValues>> = Vec::new();
         // Each trace's key, then the links, then the metrics: short loops, whose reads of
         // many traces the processor makes at once (one long loop waited for each).
         let keys: Vec<Option<(bool, &str)>> = analysis
@@ -188,7 +187,8 @@ impl<'a> CaseIndex<'a> {
 struct Ranking<'a> {
     trace: Option<&'a Trace>,
     docs: Vec<(u64, usize)>,
-    expected: Vec<bool>,
+    grades: Vec<i64>,
+    ones: Vec<i64>,
 }
 
 impl<'a> Ranking<'a> {
@@ -213,17 +213,23 @@ impl<'a> Ranking<'a> {
     }
 
     /// The metrics of the ranking against a case's expected documents, cut off at `k`.
-    fn values(&mut self, relevant: &[(u64, &str)], k: usize) -> [f64; 5] {
-        self.expected.clear();
+    fn values(&mut self, relevant: &[(u64, &str)], k: usize) -> MetricValues {
+        self.grades.clear();
         for &(hash, index) in &self.docs {
-            self.expected.push(relevant.iter().any(|&(h, doc)| {
+            self.grades.push(i64::from(relevant.iter().any(|&(h, doc)| {
                 h == hash && self.trace.is_some_and(|trace| doc_is(trace, index, doc))
-            }));
+            })));
         }
-        let m = ranking_metrics_of(&self.expected, |&expected| expected, relevant.len(), k);
-        // A hit is an expected document anywhere in the ranking: a reciprocal rank.
-        let hit = if m.reciprocal_rank > 0.0 { 1.0 } else { 0.0 };
-        [hit, m.recall, m.precision, m.reciprocal_rank, m.ndcg]
+        if self.ones.len() < relevant.len() {
+            self.ones.resize(relevant.len(), 1);
+        }
+        Metric::values(&Judged {
+            grades: &self.grades,
+            relevant_grade: 1,
+            relevant: relevant.len(),
+            ideal: &self.ones[..relevant.len()],
+            k,
+        })
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod cases;
 mod evaluate;
+mod metric;
 mod metrics;
 mod render;
 mod report;
@@ -19,6 +20,7 @@ pub use evaluate::{
     evaluate_analysis, evaluate_runs, ranking_metrics, RankingMetrics, RunBlock, RunTrace,
 };
 pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch, RunView};
+pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};
 pub use report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};

@@ -11,12 +11,12 @@
 //! chunks ([`RandomisedTukey::advance`]) and the draws come from one generator in one
 //! order, so the p-values do not depend on the chunking.
 
+use crate::golden::{Metric, MetricValues};
 use crate::lanes::F64x2;
-use crate::runs::golden_delta::DELTA_METRICS;
 use crate::stats::SplitMix64;
 
-/// The metrics' values of one run on one query, in [`DELTA_METRICS`] order.
-pub(super) type Values = [f64; DELTA_METRICS.len()];
+/// The metrics' values of one run on one query, in [`Metric::ALL`] order.
+pub(super) type Values = MetricValues;
 
 /// Up to this many runs, a query's permutation is drawn as an index into the table of
 /// all orderings (8! = 40,320 orderings of 8 bytes); beyond, by a Fisher-Yates shuffle.
@@ -44,7 +44,7 @@ pub struct RandomisedTukey {
     /// difference of the sums, less the tolerance.
     thresholds: Vec<Values>,
     /// Per pair and metric: permutations whose range reached the threshold.
-    at_least: Vec<[u32; DELTA_METRICS.len()]>,
+    at_least: Vec<[u32; Metric::COUNT]>,
     sums: Vec<Values>,
     /// Two runs: the random bits of one permutation, one per query.
     words: Vec<u64>,
@@ -93,7 +93,7 @@ impl RandomisedTukey {
         let observed = sums_of(values, runs);
         let thresholds = pairs(runs)
             .map(|(i, j)| {
-                let mut threshold = [0.0; DELTA_METRICS.len()];
+                let mut threshold = [0.0; Metric::COUNT];
                 for (m, slot) in threshold.iter_mut().enumerate() {
                     let scale: f64 = values
                         .chunks_exact(runs)
@@ -112,12 +112,12 @@ impl RandomisedTukey {
         RandomisedTukey {
             runs,
             chosen: vec![0; active.len()],
-            at_least: vec![[0; DELTA_METRICS.len()]; thresholds.len()],
+            at_least: vec![[0; Metric::COUNT]; thresholds.len()],
             thresholds,
             active,
             values: kept,
             orderings,
-            sums: vec![[0.0; DELTA_METRICS.len()]; runs],
+            sums: vec![[0.0; Metric::COUNT]; runs],
             words: vec![0; if runs == 2 { queries.div_ceil(64) } else { 0 }],
             rng: SplitMix64::new(seed),
             permutations,
@@ -215,7 +215,7 @@ impl RandomisedTukey {
     fn accumulate_any(&mut self) {
         let runs = self.runs;
         for s in &mut self.sums {
-            *s = [0.0; DELTA_METRICS.len()];
+            *s = [0.0; Metric::COUNT];
         }
         for (row, &chosen) in self.values.chunks_exact(runs).zip(&self.chosen) {
             let at = chosen as usize * runs;
@@ -230,7 +230,7 @@ impl RandomisedTukey {
     }
 
     fn count(&mut self) {
-        let mut range = [0.0; DELTA_METRICS.len()];
+        let mut range = [0.0; Metric::COUNT];
         for (m, slot) in range.iter_mut().enumerate() {
             let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
             for s in &self.sums {
@@ -240,7 +240,7 @@ impl RandomisedTukey {
             *slot = high - low;
         }
         for (counts, threshold) in self.at_least.iter_mut().zip(&self.thresholds) {
-            for m in 0..DELTA_METRICS.len() {
+            for m in 0..Metric::COUNT {
                 counts[m] += u32::from(range[m] >= threshold[m]);
             }
         }
@@ -252,7 +252,7 @@ impl RandomisedTukey {
     pub fn p_values(&self) -> Vec<Vec<Vec<f64>>> {
         let runs = self.runs;
         let denominator = (1 + self.done) as f64;
-        (0..DELTA_METRICS.len())
+        (0..Metric::COUNT)
             .map(|m| {
                 let mut matrix = vec![vec![1.0; runs]; runs];
                 for ((i, j), counts) in pairs(runs).zip(&self.at_least) {
@@ -343,7 +343,7 @@ fn copy_sums(permuted: &[RunSums], sums: &mut [Values]) {
 
 /// Per run, the sums of the metrics over the queries.
 pub(super) fn sums_of(values: &[Values], runs: usize) -> Vec<Values> {
-    let mut sums = vec![[0.0; DELTA_METRICS.len()]; runs];
+    let mut sums = vec![[0.0; Metric::COUNT]; runs];
     for row in values.chunks_exact(runs.max(1)) {
         for (sum, v) in sums.iter_mut().zip(row) {
             for (s, x) in sum.iter_mut().zip(v) {
