@@ -243,6 +243,7 @@ settings! {
     HighlyRelevantThreshold highly_relevant_threshold: f64 = 0.75, "highlyRelevantThreshold", Some(SettingBounds::Unit);
     ReferenceThreshold reference_threshold: f64 = 0.5, "referenceThreshold", Some(SettingBounds::Unit);
     HybridQuality hybrid_quality: HybridQuality = HybridQuality::Rank, "hybridQuality", None;
+    RelevantGrade relevant_grade: usize = 1, "relevantGrade", Some(SettingBounds::AtLeastOne);
 }
 
 /// What kind of value a [`SettingKey`] takes.
@@ -684,6 +685,7 @@ mod tests {
             highly_relevant_threshold: Some(0.7),
             reference_threshold: Some(0.25),
             hybrid_quality: Some(HybridQuality::DenseWhenPresent),
+            relevant_grade: Some(2),
             use_trace_options: false,
         };
         let listed: Vec<(SettingKey, SettingValue)> = settings.overrides().collect();

@@ -68,6 +68,7 @@ mod golden {
             expected_breadcrumbs: v(crumbs),
             expected_keywords: v(keywords),
             notes: None,
+            judgments: None,
         }
     }
 

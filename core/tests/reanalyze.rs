@@ -103,6 +103,7 @@ fn clear(settings: &mut Settings, key: SettingKey) {
         SettingKey::HighlyRelevantThreshold => settings.highly_relevant_threshold = None,
         SettingKey::ReferenceThreshold => settings.reference_threshold = None,
         SettingKey::HybridQuality => settings.hybrid_quality = None,
+        SettingKey::RelevantGrade => settings.relevant_grade = None,
         SettingKey::UseTraceOptions => settings.use_trace_options = defaults.use_trace_options,
     }
 }
@@ -224,6 +225,7 @@ fn change_strategy() -> impl Strategy<Value = (SettingKey, Option<SettingValue>)
         count(SettingKey::ReturnN, &[1, 2, 3, 5, 9]),
         count(SettingKey::MaxChunksPerDocument, &[1, 2, 4]),
         count(SettingKey::ExcerptMaxChars, &[4, 300]),
+        count(SettingKey::RelevantGrade, &[1, 2, 3]),
         number(SettingKey::PreciseThreshold, THRESHOLDS),
         number(SettingKey::HighlyRelevantThreshold, THRESHOLDS),
         number(SettingKey::ReferenceThreshold, THRESHOLDS),

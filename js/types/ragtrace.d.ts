@@ -28,6 +28,8 @@ export interface Settings {
   highlyRelevantThreshold?: number;
   referenceThreshold?: number;
   hybridQuality?: HybridQuality;
+  /** The grade from which a judged document is relevant (integer >= 1, default 1). */
+  relevantGrade?: number;
   /** Whether each trace's own recorded `options` apply (default true). */
   useTraceOptions?: boolean;
 }
@@ -42,6 +44,7 @@ export interface Config {
   highlyRelevantThreshold: number;
   referenceThreshold: number;
   hybridQuality: HybridQuality;
+  relevantGrade: number;
 }
 
 /** A finding about one trace, located by a JSON pointer when it has a place. */
@@ -262,6 +265,8 @@ export interface CaseReport {
   ndcg: number;
   note: string | null;
   notes: string | null;
+  /** The case's graded judgments `{docId: grade}` as read; absent without any. */
+  judgments?: Record<string, number>;
 }
 
 /** `report.json` of contract section 6. */

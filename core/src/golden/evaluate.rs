@@ -2,6 +2,7 @@
 
 use super::cases::{CaseSet, GoldenCase};
 use super::metric::{Judged, Metric, MetricValues};
+use super::relevance::Relevance;
 use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
 use super::text::{normalize_query, push_normalized};
 use crate::fast_hash::FastMap;
@@ -202,7 +203,19 @@ pub(crate) fn link_cases_by_keys<'a>(
 /// Evaluates every case against the runs (contract section 6). `default_k`
 /// (the global `returnN`) is the cut-off for a case without a trace.
 /// `config` and `diagnostics` of the result are left for the caller to fill.
+/// A document is relevant from grade 1 (see [`evaluate_runs_graded`]).
 pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> GoldenReport {
+    evaluate_runs_graded(cases, runs, default_k, 1)
+}
+
+/// [`evaluate_runs`] with documents relevant from `relevant_grade` (the setting
+/// `relevantGrade`, contract section 12.1).
+pub fn evaluate_runs_graded(
+    cases: &[GoldenCase],
+    runs: &[RunTrace],
+    default_k: usize,
+    relevant_grade: usize,
+) -> GoldenReport {
     let links = link_cases(cases, runs);
     evaluate_linked(
         cases,
@@ -211,6 +224,7 @@ pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) 
         runs.len(),
         |t| runs.get(t).map(|r| r.name.clone()).unwrap_or_default(),
         default_k,
+        relevant_grade,
     )
 }
 
@@ -224,6 +238,7 @@ fn evaluate_linked<'r>(
     traces: usize,
     name: impl Fn(usize) -> String,
     default_k: usize,
+    relevant_grade: usize,
 ) -> GoldenReport {
     let mut linked = vec![false; traces];
     let mut first_at: HashMap<&str, usize> = HashMap::new();
@@ -235,7 +250,12 @@ fn evaluate_linked<'r>(
             }
             run(t).map(|r| (r, by))
         });
-        let mut report = evaluate_case(case, run.as_ref().map(|(r, by)| (r, *by)), default_k);
+        let mut report = evaluate_case(
+            case,
+            run.as_ref().map(|(r, by)| (r, *by)),
+            default_k,
+            relevant_grade,
+        );
         match first_at.get(case.case_id.as_str()) {
             Some(&first) => push_note(
                 &mut report.note,
@@ -329,20 +349,18 @@ fn hit_level(
 /// the report (the ranking metrics, the lists of what matched).
 #[derive(Debug, Clone)]
 pub(crate) struct HitProbe {
-    /// Distinct, in file order.
+    /// The relevant documents, distinct, in file order.
     pub(crate) expected_doc_ids: Vec<String>,
     breadcrumbs: Vec<String>,
     keywords: Vec<String>,
 }
 
 impl HitProbe {
-    pub(crate) fn of(case: &GoldenCase) -> HitProbe {
-        let mut expected_doc_ids: Vec<String> = Vec::new();
-        for d in &case.expected_doc_ids {
-            if !expected_doc_ids.contains(d) {
-                expected_doc_ids.push(d.clone());
-            }
-        }
+    pub(crate) fn of(case: &GoldenCase, relevant_grade: usize) -> HitProbe {
+        let expected_doc_ids = Relevance::of(case, relevant_grade)
+            .relevant_docs()
+            .map(str::to_owned)
+            .collect();
         let normalized = |list: &[String]| {
             list.iter()
                 .map(|b| normalize_query(b))
@@ -452,19 +470,15 @@ pub(crate) fn evaluate_case(
     case: &GoldenCase,
     run: Option<(&RunView, LinkedBy)>,
     default_k: usize,
+    relevant_grade: usize,
 ) -> CaseReport {
     let no_blocks: &[BlockText] = &[];
     let blocks = run.map_or(no_blocks, |(r, _)| r.blocks.as_slice());
     let k = run.map_or(default_k, |(r, _)| r.k);
 
     // Relevant set: distinct, in file order (qrels cannot repeat a document).
-    let mut expected_doc_ids: Vec<String> = Vec::new();
-    for d in &case.expected_doc_ids {
-        if !expected_doc_ids.contains(d) {
-            expected_doc_ids.push(d.clone());
-        }
-    }
-    let relevant: HashSet<&str> = expected_doc_ids.iter().map(String::as_str).collect();
+    let relevance = Relevance::of(case, relevant_grade);
+    let expected_doc_ids: Vec<String> = relevance.relevant_docs().map(str::to_owned).collect();
 
     // Document ranking: each docId at its first position.
     let mut doc_ranking: Vec<String> = Vec::new();
@@ -473,15 +487,19 @@ pub(crate) fn evaluate_case(
             doc_ranking.push(b.doc_id.to_owned());
         }
     }
+    let grades: Vec<i64> = doc_ranking.iter().map(|d| relevance.grade(d)).collect();
+    let relevant_at = |i: usize| grades[i] >= i64::try_from(relevant_grade).unwrap_or(i64::MAX);
     let matched_doc_ids: Vec<String> = doc_ranking
         .iter()
-        .filter(|d| relevant.contains(d.as_str()))
-        .cloned()
+        .enumerate()
+        .filter(|&(i, _)| relevant_at(i))
+        .map(|(_, d)| d.clone())
         .collect();
     let unexpected_doc_ids: Vec<String> = doc_ranking
         .iter()
-        .filter(|d| !relevant.contains(d.as_str()))
-        .cloned()
+        .enumerate()
+        .filter(|&(i, _)| !relevant_at(i))
+        .map(|(_, d)| d.clone())
         .collect();
     let missing_doc_ids: Vec<String> = expected_doc_ids
         .iter()
@@ -548,18 +566,7 @@ pub(crate) fn evaluate_case(
         breadcrumbs.is_empty() && keywords.is_empty(),
     );
 
-    let grades: Vec<i64> = doc_ranking
-        .iter()
-        .map(|d| i64::from(relevant.contains(d.as_str())))
-        .collect();
-    let ideal = vec![1; relevant.len()];
-    let values: MetricValues = Metric::values(&Judged {
-        grades: &grades,
-        relevant_grade: 1,
-        relevant: relevant.len(),
-        ideal: &ideal,
-        k,
-    });
+    let values: MetricValues = Metric::values(&relevance.judged(&grades, k));
 
     let mut note = None;
     match run {
@@ -579,7 +586,10 @@ pub(crate) fn evaluate_case(
         }
         Some(_) => {}
     }
-    if expected_doc_ids.is_empty() {
+    if let Some(why) = relevance.note() {
+        push_note(&mut note, why);
+    }
+    if case.expected_doc_ids.is_empty() && case.judgments.as_ref().is_none_or(|j| j.0.is_empty()) {
         push_note(
             &mut note,
             "no expected documents: docHit is false and every ranking metric is 0".to_owned(),
@@ -614,6 +624,7 @@ pub(crate) fn evaluate_case(
         ndcg: values[Metric::Ndcg.index()],
         note,
         notes: case.notes.clone(),
+        judgments: case.judgments.clone(),
     }
 }
 
@@ -667,6 +678,7 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
                 .unwrap_or_default()
         },
         analysis.config.return_n,
+        analysis.config.relevant_grade,
     )
     .with_config(config)
     .with_diagnostics(cases.diagnostics.iter().cloned())
@@ -711,6 +723,7 @@ mod tests {
             expected_breadcrumbs: Vec::new(),
             expected_keywords: Vec::new(),
             notes: None,
+            judgments: None,
         }
     }
 
@@ -763,7 +776,7 @@ mod tests {
         let mut scratch = HitScratch::default();
         let mut compared = 0;
         for case in &cases {
-            let probe = HitProbe::of(case);
+            let probe = HitProbe::of(case, 1);
             for subset in 0..(1u32 << candidates.len()) {
                 let list: Vec<&Candidate> = candidates
                     .iter()
@@ -784,7 +797,7 @@ mod tests {
                         .collect(),
                     ..RunTrace::default()
                 };
-                let report = evaluate_case(case, Some((&run.view(), LinkedBy::Query)), 5);
+                let report = evaluate_case(case, Some((&run.view(), LinkedBy::Query)), 5, 1);
                 let hit = probe.hit(list.iter().copied(), &mut scratch);
                 assert_eq!(hit, (report.level, report.doc_hit), "{subset:b}");
                 compared += 1;

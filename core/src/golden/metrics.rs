@@ -3,6 +3,7 @@
 
 use super::cases::{CaseSet, GoldenCase};
 use super::metric::{Judged, Metric, MetricValues};
+use super::relevance::judged_docs;
 use crate::fast_hash::FastMap;
 use crate::input::{name_hash, Trace};
 use crate::TraceAnalysis;
@@ -47,6 +48,7 @@ impl<'a> CaseMetrics<'a> {
 
     /// Each case's metrics against `analysis` (see [`case_metrics`]).
     pub fn of(&self, analysis: &crate::Analysis) -> Vec<Option<MetricValues>> {
+        let relevant_grade = i64::try_from(analysis.config.relevant_grade).unwrap_or(i64::MAX);
         let cases = self.by_id.next.len();
         // Per case, its values against the trace it links to by caseId, and by query (kept
         // apart: a caseId link wins over a query link whichever trace comes first; the
@@ -97,7 +99,8 @@ impl<'a> CaseMetrics<'a> {
             values.resize(cases, None);
             ranking.read(trace);
             for case in index.cases_from(first) {
-                values[case] = Some(ranking.values(self.expected.of_case(case), trace.return_n()));
+                let (docs, ideal) = self.expected.of_case(case);
+                values[case] = Some(ranking.values(docs, ideal, relevant_grade, trace.return_n()));
             }
         }
         for (by_id, by_query) in id_values.iter_mut().zip(query_values) {
@@ -109,35 +112,43 @@ impl<'a> CaseMetrics<'a> {
     }
 }
 
-/// Each case's expected documents, distinct, in file order (qrels cannot repeat a
-/// document), with their name hashes: one list, case after case.
+/// Each case's documents of a positive grade (the only ones a metric reads), distinct,
+/// with their name hashes and grades, and the same grades sorted descending (the ideal
+/// ranking's gains): one list, case after case.
 struct ExpectedDocs<'a> {
-    docs: Vec<(u64, &'a str)>,
-    /// Where each case's documents end in `docs`.
+    docs: Vec<(u64, &'a str, i64)>,
+    ideal: Vec<i64>,
+    /// Where each case's documents end in `docs` (and its gains in `ideal`).
     ends: Vec<usize>,
 }
 
 impl<'a> ExpectedDocs<'a> {
     fn of(cases: &'a [GoldenCase]) -> Self {
-        let mut docs: Vec<(u64, &str)> = Vec::new();
+        let mut docs: Vec<(u64, &str, i64)> = Vec::new();
+        let mut ideal: Vec<i64> = Vec::new();
         let mut ends = Vec::with_capacity(cases.len());
         for case in cases {
             let start = docs.len();
-            for doc in &case.expected_doc_ids {
-                let hash = name_hash(doc);
-                // Equal hashes of different names must not merge them: the text decides.
-                if !docs[start..].iter().any(|&(h, d)| h == hash && d == doc) {
-                    docs.push((hash, doc));
+            for (doc, grade) in judged_docs(case) {
+                if grade > 0 {
+                    docs.push((name_hash(doc), doc, grade));
+                    ideal.push(grade);
                 }
             }
+            ideal[start..].sort_unstable_by(|a, b| b.cmp(a));
             ends.push(docs.len());
         }
-        ExpectedDocs { docs, ends }
+        ExpectedDocs { docs, ideal, ends }
     }
 
-    fn of_case(&self, case: usize) -> &[(u64, &'a str)] {
+    fn range(&self, case: usize) -> std::ops::Range<usize> {
         let start = case.checked_sub(1).map_or(0, |before| self.ends[before]);
-        &self.docs[start..self.ends[case]]
+        start..self.ends[case]
+    }
+
+    fn of_case(&self, case: usize) -> (&[(u64, &'a str, i64)], &[i64]) {
+        let range = self.range(case);
+        (&self.docs[range.clone()], &self.ideal[range])
     }
 }
 
@@ -188,7 +199,6 @@ struct Ranking<'a> {
     trace: Option<&'a Trace>,
     docs: Vec<(u64, usize)>,
     grades: Vec<i64>,
-    ones: Vec<i64>,
 }
 
 impl<'a> Ranking<'a> {
@@ -212,22 +222,32 @@ impl<'a> Ranking<'a> {
         }
     }
 
-    /// The metrics of the ranking against a case's expected documents, cut off at `k`.
-    fn values(&mut self, relevant: &[(u64, &str)], k: usize) -> MetricValues {
+    /// The metrics of the ranking against a case's graded documents, cut off at `k`.
+    fn values(
+        &mut self,
+        graded: &[(u64, &str, i64)],
+        ideal: &[i64],
+        relevant_grade: i64,
+        k: usize,
+    ) -> MetricValues {
         self.grades.clear();
         for &(hash, index) in &self.docs {
-            self.grades.push(i64::from(relevant.iter().any(|&(h, doc)| {
-                h == hash && self.trace.is_some_and(|trace| doc_is(trace, index, doc))
-            })));
-        }
-        if self.ones.len() < relevant.len() {
-            self.ones.resize(relevant.len(), 1);
+            let grade = graded
+                .iter()
+                .find(|&&(h, doc, _)| {
+                    h == hash && self.trace.is_some_and(|trace| doc_is(trace, index, doc))
+                })
+                .map_or(0, |&(_, _, grade)| grade);
+            self.grades.push(grade);
         }
         Metric::values(&Judged {
             grades: &self.grades,
-            relevant_grade: 1,
-            relevant: relevant.len(),
-            ideal: &self.ones[..relevant.len()],
+            relevant_grade,
+            relevant: graded
+                .iter()
+                .filter(|&&(_, _, g)| g >= relevant_grade)
+                .count(),
+            ideal,
             k,
         })
     }

@@ -8,16 +8,19 @@
 
 mod cases;
 mod evaluate;
+mod judgment_scan;
 mod metric;
 mod metrics;
+mod relevance;
 mod render;
 mod report;
 mod text;
 mod trec;
 
-pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase};
+pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase, Judgments};
 pub use evaluate::{
-    evaluate_analysis, evaluate_runs, ranking_metrics, RankingMetrics, RunBlock, RunTrace,
+    evaluate_analysis, evaluate_runs, evaluate_runs_graded, ranking_metrics, RankingMetrics,
+    RunBlock, RunTrace,
 };
 pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch, RunView};
 pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};

@@ -1,5 +1,6 @@
 //! `report.json`'s shape: the golden levels, the summary and each case's verdict.
 
+use super::cases::Judgments;
 use crate::diagnostic::{Diagnostic, Severity};
 use serde::Serialize;
 use serde_json::Value;
@@ -141,6 +142,11 @@ pub struct CaseReport {
     pub note: Option<String>,
     /// Extra: the case's own `notes` from the cases file.
     pub notes: Option<String>,
+    /// The case's graded judgments, as read (contract section 12.2); absent when the
+    /// cases file gives none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Judgments"))]
+    pub judgments: Option<Judgments>,
 }
 
 impl GoldenReport {

@@ -39,6 +39,8 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
         highly_relevant_threshold: _,
         reference_threshold: _,
         hybrid_quality,
+        // Read by the golden evaluation only, never by a trace's stages.
+        relevant_grade: _,
     } = *after;
     if return_n != before.return_n || max_chunks_per_document != before.max_chunks_per_document {
         Stage::Decide

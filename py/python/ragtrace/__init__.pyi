@@ -32,6 +32,7 @@ class Settings(TypedDict, total=False):
     highlyRelevantThreshold: float
     referenceThreshold: float
     hybridQuality: HybridQuality
+    relevantGrade: int
     useTraceOptions: bool
 
 
@@ -45,6 +46,7 @@ class Config(TypedDict):
     highlyRelevantThreshold: float
     referenceThreshold: float
     hybridQuality: HybridQuality
+    relevantGrade: int
 
 
 class Diagnostic(TypedDict):
@@ -261,6 +263,7 @@ class CaseReport(TypedDict):
     ndcg: float
     note: str | None
     notes: str | None
+    judgments: NotRequired[dict[str, int]]
 
 
 class GoldenReport(TypedDict):
