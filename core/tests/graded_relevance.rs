@@ -53,16 +53,17 @@ fn close(a: f64, b: f64) -> bool {
 /// Ranking grades [0, 3, -1, 1, 0], k = 5; ideal gains 3, 2, 1.
 /// nDCG = (3/log2 3 + 1/log2 5) / (3/log2 2 + 2/log2 3 + 1/log2 4) = 0.4879324590115489
 /// (gains as grades, trec_eval ndcg_cut), whatever relevantGrade is.
-/// relevantGrade 1: relevant d1, d2, d5: recall 2/3, P@5 2/5, RR 1/2, hit.
-/// relevantGrade 2: relevant d1, d2: recall 1/2, P@5 1/5, RR 1/2, hit.
+/// relevantGrade 1: relevant d1, d2, d5: recall 2/3, P@5 2/5, RR 1/2, hit,
+/// AP (relevant at 2 and 4) = (1/2 + 2/4) / 3 = 1/3.
+/// relevantGrade 2: relevant d1, d2: recall 1/2, P@5 1/5, RR 1/2, hit, AP (1/2) / 2.
 /// relevantGrade 4: none relevant: 0 everywhere but nDCG, with a note.
 #[test]
 fn graded_metrics_by_hand_at_each_relevant_grade() {
     let set = cases(CASES);
-    for (grade, hit, recall, precision, rr) in [
-        (1, true, 2.0 / 3.0, 0.4, 0.5),
-        (2, true, 0.5, 0.2, 0.5),
-        (4, false, 0.0, 0.0, 0.0),
+    for (grade, hit, recall, precision, rr, ap) in [
+        (1, true, 2.0 / 3.0, 0.4, 0.5, 1.0 / 3.0),
+        (2, true, 0.5, 0.2, 0.5, 0.25),
+        (4, false, 0.0, 0.0, 0.0, 0.0),
     ] {
         let report = evaluate_analysis(&set, &analysis(grade, 5));
         let c = &report.cases[0];

@@ -237,6 +237,7 @@ export interface GoldenSummary {
   meanPrecision: number;
   meanReciprocalRank: number;
   meanNdcg: number;
+  meanAveragePrecision: number;
 }
 
 /** One case's verdict and the evidence behind it. */
@@ -263,6 +264,7 @@ export interface CaseReport {
   precision: number;
   reciprocalRank: number;
   ndcg: number;
+  averagePrecision: number;
   note: string | null;
   notes: string | null;
   /** The case's graded judgments `{docId: grade}` as read; absent without any. */
@@ -283,7 +285,7 @@ export interface GoldenReport {
 /** What two traces were paired by. */
 export type PairedBy = "caseId" | "query" | "requestId";
 /** A golden metric compared between two runs, in this order in `metrics`. */
-export type GoldenMetric = "hit" | "recall" | "precision" | "reciprocalRank" | "ndcg";
+export type GoldenMetric = "hit" | "recall" | "precision" | "reciprocalRank" | "ndcg" | "map";
 
 /** The options of `compareRuns` (they change no trace). */
 export interface CompareOptions {
@@ -435,7 +437,7 @@ export interface TTest {
 /** The tests of one metric's paired differences `b - a`. */
 export interface Significance {
   permutationP: number;
-  /** Holm-adjusted across the five metrics. */
+  /** Holm-adjusted across the metrics. */
   permutationPHolm: number;
   tTest: TTest | null;
   tTestPHolm: number;
@@ -568,7 +570,7 @@ export interface ManyRunComparison {
   /** Two runs differ significantly when their Tukey HSD p is below this (0.05). */
   alpha: number;
   significanceOptions: SignificanceOptions | null;
-  /** hit, recall, precision, reciprocalRank, ndcg. */
+  /** hit, recall, precision, reciprocalRank, ndcg, map. */
   metrics: ManyRunMetric[];
 }
 

@@ -296,6 +296,7 @@ fn evaluate_linked<'r>(
         mean_precision: mean(Metric::Precision),
         mean_reciprocal_rank: mean(Metric::ReciprocalRank),
         mean_ndcg: mean(Metric::Ndcg),
+        mean_average_precision: mean(Metric::AveragePrecision),
     };
     let unlinked_traces = linked
         .iter()
@@ -622,6 +623,7 @@ pub(crate) fn evaluate_case(
         precision: values[Metric::Precision.index()],
         reciprocal_rank: values[Metric::ReciprocalRank.index()],
         ndcg: values[Metric::Ndcg.index()],
+        average_precision: values[Metric::AveragePrecision.index()],
         note,
         notes: case.notes.clone(),
         judgments: case.judgments.clone(),

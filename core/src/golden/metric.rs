@@ -103,6 +103,23 @@ fn ndcg(j: &Judged) -> f64 {
     }
 }
 
+/// MAP@k (trec_eval `map_cut_k`): the sum, over the relevant documents in the first k,
+/// of the precision at their position, over the number of relevant documents.
+fn average_precision(j: &Judged) -> f64 {
+    if j.relevant == 0 {
+        return 0.0;
+    }
+    let mut found = 0usize;
+    let mut sum = 0.0;
+    for (i, &g) in j.top().iter().enumerate() {
+        if j.is_relevant(g) {
+            found += 1;
+            sum += found as f64 / (i + 1) as f64;
+        }
+    }
+    sum / j.relevant as f64
+}
+
 /// A positive grade as a gain (grades are bounded when read, so this is exact).
 fn gain(grade: i64) -> f64 {
     grade as f64
@@ -272,6 +289,16 @@ metrics! {
         column: "nDCG",
         value: ndcg,
     },
+    /// MAP@k: average precision cut at k.
+    AveragePrecision {
+        key: "map",
+        case: average_precision = "averagePrecision",
+        mean: [mean_average_precision = "meanAveragePrecision"],
+        label: "MAP@k",
+        name: "MAP@k",
+        column: "AP",
+        value: average_precision,
+    },
 }
 
 /// One case's metrics, in [`Metric::ALL`] order.
@@ -303,6 +330,12 @@ impl Metric {
     /// Every metric of one case.
     pub(crate) fn values(judged: &Judged) -> MetricValues {
         Metric::ALL.map(|m| m.value(judged))
+    }
+
+    /// Whether a saved report.json may lack it (written before the metric existed): a
+    /// baseline without it compares the others and leaves it out.
+    pub fn may_be_absent(self) -> bool {
+        self == Metric::AveragePrecision
     }
 
     /// The metrics that report.json's summary has a mean of.
@@ -353,7 +386,7 @@ mod tests {
     }
 
     /// Ranking r1 d1 n d2 (relevant r1, r2, r3 with r2, r3 unretrieved), k = 3:
-    /// recall 1/3, precision 1/3, RR 1, nDCG = 1 / (1 + 1/log2 3 + 1/2).
+    /// recall 1/3, precision 1/3, RR 1, nDCG = 1 / (1 + 1/log2 3 + 1/2), AP = (1/1) / 3.
     #[test]
     fn binary_values_by_hand() {
         let judged = Judged {
@@ -365,6 +398,26 @@ mod tests {
         };
         let v = Metric::values(&judged);
         let idcg = 1.0 + 1.0 / 3f64.log2() + 0.5;
-        assert_eq!(v, [1.0, 1.0 / 3.0, 1.0 / 3.0, 1.0, 1.0 / idcg]);
+        assert_eq!(v, [1.0, 1.0 / 3.0, 1.0 / 3.0, 1.0, 1.0 / idcg, 1.0 / 3.0]);
+    }
+
+    /// Grades [0, 2, 1, 0, 3, 1] at relevantGrade 2, 4 relevant documents, k = 5:
+    /// relevant at positions 2 and 5: AP = (1/2 + 2/5) / 4 = 0.225. At k = 4 only the
+    /// first: (1/2) / 4 = 0.125. No relevant document: 0.
+    #[test]
+    fn average_precision_by_hand() {
+        let at = |k: usize, relevant: usize| {
+            Metric::AveragePrecision.value(&Judged {
+                grades: &[0, 2, 1, 0, 3, 1],
+                relevant_grade: 2,
+                relevant,
+                ideal: &[3, 2, 2, 2],
+                k,
+            })
+        };
+        assert_eq!(at(5, 4), 0.225);
+        assert_eq!(at(4, 4), 0.125);
+        assert_eq!(at(5, 0), 0.0);
+        assert_eq!(at(0, 4), 0.0);
     }
 }

@@ -78,6 +78,8 @@ pub struct GoldenSummary {
     pub mean_precision: f64,
     pub mean_reciprocal_rank: f64,
     pub mean_ndcg: f64,
+    /// MAP@k over all cases (contract section 12.2).
+    pub mean_average_precision: f64,
 }
 
 /// Always all four keys, zero included, so a reader can index it blindly.
@@ -138,6 +140,8 @@ pub struct CaseReport {
     pub precision: f64,
     pub reciprocal_rank: f64,
     pub ndcg: f64,
+    /// Average precision cut at k (MAP@k's per-case value, contract section 12.2).
+    pub average_precision: f64,
     /// Why the numbers look the way they do, when that is not obvious.
     pub note: Option<String>,
     /// Extra: the case's own `notes` from the cases file.

@@ -134,6 +134,7 @@ pub fn baseline_scores(value: &Value) -> Result<Vec<CaseScore>, BaselineError> {
                     (Metric::Hit, Some(Value::Bool(hit))) => f64::from(u8::from(*hit)),
                     (Metric::Hit, other) => return Err(shape_error(at(key), "a boolean", other)),
                     (_, Some(Value::Number(n))) => n.as_f64().unwrap_or(f64::NAN),
+                    (_, None) if metric.may_be_absent() => f64::NAN,
                     (_, other) => return Err(shape_error(at(key), "a number", other)),
                 };
             }
@@ -519,7 +520,7 @@ mod tests {
                 score(
                     &format!("c{i}"),
                     GoldenLevel::Medium,
-                    [1.0, 0.5, 0.2, 1.0 / (i + 1) as f64, 0.6],
+                    [1.0, 0.5, 0.2, 1.0 / (i + 1) as f64, 0.6, 0.4],
                 )
             })
             .collect();
@@ -545,12 +546,12 @@ mod tests {
     #[test]
     fn cases_missing_from_one_side_are_listed_and_left_out() {
         let a = [
-            score("x", GoldenLevel::Strong, [1.0, 1.0, 0.2, 1.0, 1.0]),
+            score("x", GoldenLevel::Strong, [1.0, 1.0, 0.2, 1.0, 1.0, 1.0]),
             score("only-a", GoldenLevel::Strong, [1.0; Metric::COUNT]),
         ];
         let b = [
             score("only-b", GoldenLevel::Miss, [0.0; Metric::COUNT]),
-            score("x", GoldenLevel::Weak, [0.0, 0.0, 0.0, 0.0, 0.0]),
+            score("x", GoldenLevel::Weak, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
         ];
         let c = compare_golden(&a, &b);
         assert_eq!(c.only_in_a, ["only-a"]);
@@ -567,8 +568,12 @@ mod tests {
     #[test]
     fn a_non_finite_value_leaves_its_case_out_of_that_metric_only() {
         let a = [
-            score("x", GoldenLevel::Strong, [1.0, f64::NAN, 0.2, 1.0, 1.0]),
-            score("y", GoldenLevel::Strong, [1.0, 0.5, 0.2, 1.0, 1.0]),
+            score(
+                "x",
+                GoldenLevel::Strong,
+                [1.0, f64::NAN, 0.2, 1.0, 1.0, 1.0],
+            ),
+            score("y", GoldenLevel::Strong, [1.0, 0.5, 0.2, 1.0, 1.0, 1.0]),
         ];
         let c = compare_golden(&a, &a);
         assert_eq!(c.metrics[1].cases, 1);
@@ -581,7 +586,9 @@ mod tests {
             {"caseId": "c1", "level": "medium", "docHit": true, "recall": 0.5,
              "precision": 0.2, "reciprocalRank": 0.5, "ndcg": 0.4}]});
         let cases = baseline_scores(&report).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(cases[0].values, [1.0, 0.5, 0.2, 0.5, 0.4]);
+        // A report written before MAP@k existed: MAP is left out (not a number).
+        assert_eq!(cases[0].values[..5], [1.0, 0.5, 0.2, 0.5, 0.4]);
+        assert!(cases[0].values[5].is_nan());
         assert_eq!(cases[0].level, GoldenLevel::Medium);
         let err = baseline_scores(&serde_json::json!({"summary": {}, "cases": [{"caseId": 3}]}));
         assert_eq!(

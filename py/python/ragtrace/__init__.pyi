@@ -235,6 +235,7 @@ class GoldenSummary(TypedDict):
     meanPrecision: float
     meanReciprocalRank: float
     meanNdcg: float
+    meanAveragePrecision: float
 
 
 class CaseReport(TypedDict):
@@ -261,6 +262,7 @@ class CaseReport(TypedDict):
     precision: float
     reciprocalRank: float
     ndcg: float
+    averagePrecision: float
     note: str | None
     notes: str | None
     judgments: NotRequired[dict[str, int]]
@@ -277,7 +279,7 @@ class GoldenReport(TypedDict):
 
 PairedBy = Literal["caseId", "query", "requestId"]
 
-GoldenMetric = Literal["hit", "recall", "precision", "reciprocalRank", "ndcg"]
+GoldenMetric = Literal["hit", "recall", "precision", "reciprocalRank", "ndcg", "map"]
 
 class CompareOptions(TypedDict):
     """The options of `compare` (they change no trace)."""

@@ -175,15 +175,8 @@ impl ManyRunTable {
                     .cases
                     .iter()
                     .map(|case| {
-                        case.linked_by.map(|_| {
-                            [
-                                if case.doc_hit { 1.0 } else { 0.0 },
-                                case.recall,
-                                case.precision,
-                                case.reciprocal_rank,
-                                case.ndcg,
-                            ]
-                        })
+                        case.linked_by
+                            .map(|_| Metric::ALL.map(|metric| metric.of_case(case)))
                     })
                     .collect()
             })

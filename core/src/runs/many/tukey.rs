@@ -274,19 +274,48 @@ struct Permuted<'a> {
     chosen: &'a [u32],
 }
 
-/// A run's permuted sums: the first four metrics in two pairs, the fifth alone.
+/// The metrics summed two at a time.
+const PAIRS: usize = Metric::COUNT / 2;
+
+/// A run's permuted sums: the metrics in pairs, and the last alone when their count is odd.
 #[derive(Clone, Copy)]
 struct RunSums {
-    pairs: [F64x2; 2],
+    pairs: [F64x2; PAIRS],
     last: f64,
 }
 
-/// A run's values as two pairs and the fifth (always: five values).
-#[inline]
-fn split_run(values: &Values) -> Option<(&[f64; 2], &[f64; 2], f64)> {
-    let (low, rest) = values.split_first_chunk::<2>()?;
-    let (high, rest) = rest.split_first_chunk::<2>()?;
-    Some((low, high, *rest.first()?))
+impl RunSums {
+    fn zero() -> RunSums {
+        RunSums {
+            pairs: [F64x2::zero(); PAIRS],
+            last: 0.0,
+        }
+    }
+
+    /// Adds a run's values (a loop of constant length: unrolled).
+    #[inline]
+    fn add(&mut self, values: &Values) {
+        for (p, sum) in self.pairs.iter_mut().enumerate() {
+            if let Some(pair) = values.get(2 * p..).and_then(<[f64]>::first_chunk::<2>) {
+                *sum = sum.add(F64x2::load(pair));
+            }
+        }
+        if Metric::COUNT % 2 == 1 {
+            self.last += values[Metric::COUNT - 1];
+        }
+    }
+
+    fn values(&self) -> Values {
+        let mut out = [0.0; Metric::COUNT];
+        for (p, pair) in self.pairs.iter().enumerate() {
+            out[2 * p] = pair.low();
+            out[2 * p + 1] = pair.high();
+        }
+        if Metric::COUNT % 2 == 1 {
+            out[Metric::COUNT - 1] = self.last;
+        }
+        out
+    }
 }
 
 /// `sums_N`: the permuted sums of `N` runs, each in the order of the queries. Written
@@ -296,7 +325,7 @@ macro_rules! permuted_sums {
     ($($name:ident: $runs:literal [$($r:literal)*];)*) => {$(
         #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
         fn $name(&self) -> [RunSums; $runs] {
-            let mut sums = [RunSums { pairs: [F64x2::zero(); 2], last: 0.0 }; $runs];
+            let mut sums = [RunSums::zero(); $runs];
             for (row, &chosen) in self.values.chunks_exact($runs).zip(self.chosen) {
                 let at = chosen as usize * $runs;
                 // Always there: rows of `$runs` runs, indexes into the table of orderings.
@@ -307,12 +336,8 @@ macro_rules! permuted_sums {
                     continue;
                 };
                 $(
-                    let from = row.get(usize::from(ordering[$r]));
-                    if let Some((low, high, last)) = from.and_then(split_run) {
-                        let sum = &mut sums[$r];
-                        sum.pairs[0] = sum.pairs[0].add(F64x2::load(low));
-                        sum.pairs[1] = sum.pairs[1].add(F64x2::load(high));
-                        sum.last += last;
+                    if let Some(from) = row.get(usize::from(ordering[$r])) {
+                        sums[$r].add(from);
                     }
                 )*
             }
@@ -336,8 +361,7 @@ impl Permuted<'_> {
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
 fn copy_sums(permuted: &[RunSums], sums: &mut [Values]) {
     for (sum, run) in sums.iter_mut().zip(permuted) {
-        let [a, b] = run.pairs;
-        *sum = [a.low(), a.high(), b.low(), b.high(), run.last];
+        *sum = run.values();
     }
 }
 
