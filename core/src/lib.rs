@@ -107,9 +107,9 @@ mod trace_analysis;
 // Reading traces.
 pub use crate::diagnostic::{Diagnostic, InputError, Severity};
 pub use crate::input::{
-    parse_document, parse_document_bytes, parse_documents, parse_value, read_batch, read_document,
-    Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace, TraceKind,
-    READ_CHUNK,
+    parse_document, parse_document_bytes, parse_documents, parse_trec_run, parse_value, read_batch,
+    read_document, Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace,
+    TraceKind, READ_CHUNK,
 };
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
 

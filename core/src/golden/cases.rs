@@ -75,6 +75,9 @@ pub struct CaseSet {
 pub fn parse_cases(source: &str, text: &str) -> Result<CaseSet, Vec<InputError>> {
     // A leading BOM is ignored, as for every input (contract section 1).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if super::qrels::looks_like_qrels(text) {
+        return super::qrels::parse_qrels(source, text);
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(value) => {
             let mut set = parse_cases_value(source, &value)?;

@@ -11,6 +11,7 @@ mod evaluate;
 mod judgment_scan;
 mod metric;
 mod metrics;
+mod qrels;
 mod relevance;
 mod render;
 mod report;
