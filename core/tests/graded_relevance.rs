@@ -76,6 +76,11 @@ fn graded_metrics_by_hand_at_each_relevant_grade() {
             c.reciprocal_rank
         );
         assert!(
+            close(c.average_precision, ap),
+            "{grade}: AP {}",
+            c.average_precision
+        );
+        assert!(
             close(c.ndcg, 0.4879324590115489),
             "{grade}: nDCG {}",
             c.ndcg

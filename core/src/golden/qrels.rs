@@ -35,7 +35,8 @@ pub(super) fn looks_like_qrels(text: &str) -> bool {
 pub(super) fn parse_qrels(source: &str, text: &str) -> Result<CaseSet, Vec<InputError>> {
     let mut errors: Vec<InputError> = Vec::new();
     let mut more = 0usize;
-    let mut cases: Vec<(&str, Vec<(String, i64)>, usize)> = Vec::new();
+    // Per qid in file order: the qid and its judgments.
+    let mut cases: Vec<(&str, Vec<(String, i64)>)> = Vec::new();
     let mut by_qid: HashMap<&str, usize> = HashMap::new();
     let mut diagnostics = Vec::new();
     for (line, raw, fields) in data_lines(text) {
@@ -43,7 +44,7 @@ pub(super) fn parse_qrels(source: &str, text: &str) -> Result<CaseSet, Vec<Input
             [qid, _, docno, grade] => match grade.parse::<i64>() {
                 Ok(g) if g.abs() <= MAX_GRADE => {
                     let at = *by_qid.entry(qid).or_insert_with(|| {
-                        cases.push((qid, Vec::new(), line));
+                        cases.push((qid, Vec::new()));
                         cases.len() - 1
                     });
                     let judgments = &mut cases[at].1;
@@ -103,7 +104,7 @@ pub(super) fn parse_qrels(source: &str, text: &str) -> Result<CaseSet, Vec<Input
     }
     let cases = cases
         .into_iter()
-        .map(|(qid, mut judgments, _)| {
+        .map(|(qid, mut judgments)| {
             judgments.sort_by(|a, b| a.0.cmp(&b.0));
             GoldenCase {
                 case_id: qid.to_owned(),

@@ -380,7 +380,7 @@ pub fn add_significance(comparison: &mut GoldenComparison, options: &Significanc
         (0..Metric::COUNT).map(|m| vec![m]).collect()
     };
     let mut permutation_p = vec![1.0; Metric::COUNT];
-    let mut intervals = vec![None; Metric::COUNT];
+    let mut intervals = [None; Metric::COUNT];
     for group in groups {
         let slices: Vec<&[f64]> = group.iter().map(|&m| diffs[m].as_slice()).collect();
         let ps = stats::sign_flip_p_values(&slices, options.permutations, options.permutation_seed);
