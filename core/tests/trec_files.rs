@@ -165,3 +165,42 @@ fn a_qrels_query_no_run_has_is_a_case_without_a_trace() {
         Some("no trace: none has caseId \"q9\"")
     );
 }
+
+/// Graded qrels read, evaluated, exported with `--trec` and read back: the same
+/// per-case metrics (trec_eval's graded test qrels, grades -1 to 4, at returnN 10).
+#[test]
+fn graded_qrels_survive_the_trec_export() {
+    let read = |name: &str| {
+        std::fs::read_to_string(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let mut s = Settings::default();
+    for (key, value) in [("returnN", "10"), ("maxChunksPerDocument", "1000")] {
+        s.set(key, value).unwrap_or_else(|e| panic!("{key}: {e:?}"));
+    }
+    let evaluate = |qrels: &str, run: &str| {
+        let cases = parse_cases("qrels", qrels).unwrap_or_else(|e| panic!("{e:?}"));
+        let batch = parse_document("run", run);
+        assert!(batch.errors.is_empty(), "{:?}", batch.errors);
+        evaluate_analysis(
+            &cases,
+            &analyze(&batch, &s, false).unwrap_or_else(|e| panic!("{e}")),
+        )
+    };
+    let report = evaluate(&read("qrels.rel_level"), &read("results.test"));
+    assert!(report.cases.iter().all(|c| c.judgments.is_some()));
+    let back = evaluate(&trec_qrels(&report), &trec_run(&report, "again"));
+    assert_eq!(back.cases.len(), 3);
+    for (case, again) in report.cases.iter().zip(&back.cases) {
+        assert_eq!(again.case_id, case.case_id);
+        assert_eq!(again.judgments, case.judgments);
+        for m in Metric::ALL {
+            assert_eq!(
+                m.of_case(again),
+                m.of_case(case),
+                "{} {}",
+                case.case_id,
+                m.key()
+            );
+        }
+    }
+}
