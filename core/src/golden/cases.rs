@@ -1,6 +1,6 @@
 //! The cases file: parsing it into [`GoldenCase`]s with located errors and findings.
 
-use super::relevance::MAX_GRADE;
+use super::qrels::{self, MAX_GRADE};
 use super::text::normalize_query;
 use crate::diagnostic::{pointer_token, Diagnostic, InputError};
 use serde::Serialize;
@@ -75,8 +75,17 @@ pub struct CaseSet {
 pub fn parse_cases(source: &str, text: &str) -> Result<CaseSet, Vec<InputError>> {
     // A leading BOM is ignored, as for every input (contract section 1).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if super::qrels::looks_like_qrels(text) {
-        return super::qrels::parse_qrels(source, text);
+    if qrels::looks_like_qrels(text) {
+        let (queries, diagnostics) = qrels::parse_qrels(source, text)?;
+        let cases = queries
+            .into_iter()
+            .map(|(qid, judgments)| GoldenCase {
+                case_id: qid,
+                judgments: Some(Judgments(judgments)),
+                ..GoldenCase::default()
+            })
+            .collect();
+        return Ok(CaseSet { cases, diagnostics });
     }
     match serde_json::from_str::<Value>(text) {
         Ok(value) => {

@@ -2,10 +2,15 @@
 //! rel`, one case per qid (`caseId` = qid, no query), its lines as `judgments`. Blank
 //! lines and lines starting with `#` are skipped, as trec_eval does.
 
-use super::cases::{CaseSet, GoldenCase, Judgments};
-use super::relevance::MAX_GRADE;
 use crate::diagnostic::{pointer_token, Diagnostic, InputError};
 use std::collections::HashMap;
+
+/// The largest grade in absolute value (in qrels and in a cases file's `judgments`):
+/// gains and their sums stay exact in an `f64`.
+pub(super) const MAX_GRADE: i64 = (1 << 31) - 1;
+
+/// One query of a qrels file: its qid and its judgments (docno, grade), in docno order.
+pub(super) type QrelsQuery = (String, Vec<(String, i64)>);
 
 /// The most line errors kept: the first ones say what is wrong with the file.
 const MOST_ERRORS: usize = 50;
@@ -32,7 +37,10 @@ pub(super) fn looks_like_qrels(text: &str) -> bool {
 /// Reads a qrels file. Every line that cannot be read is an error located by line (at
 /// most [`MOST_ERRORS`]); a docno judged twice under one qid keeps the last grade, with
 /// a warning.
-pub(super) fn parse_qrels(source: &str, text: &str) -> Result<CaseSet, Vec<InputError>> {
+pub(super) fn parse_qrels(
+    source: &str,
+    text: &str,
+) -> Result<(Vec<QrelsQuery>, Vec<Diagnostic>), Vec<InputError>> {
     let mut errors: Vec<InputError> = Vec::new();
     let mut more = 0usize;
     // Per qid in file order: the qid and its judgments.
@@ -102,18 +110,14 @@ pub(super) fn parse_qrels(source: &str, text: &str) -> Result<CaseSet, Vec<Input
     if !errors.is_empty() {
         return Err(errors);
     }
-    let cases = cases
+    let queries = cases
         .into_iter()
         .map(|(qid, mut judgments)| {
             judgments.sort_by(|a, b| a.0.cmp(&b.0));
-            GoldenCase {
-                case_id: qid.to_owned(),
-                judgments: Some(Judgments(judgments)),
-                ..GoldenCase::default()
-            }
+            (qid.to_owned(), judgments)
         })
         .collect();
-    Ok(CaseSet { cases, diagnostics })
+    Ok((queries, diagnostics))
 }
 
 #[cfg(test)]
@@ -124,15 +128,14 @@ mod tests {
     fn one_case_per_qid_with_its_grades() {
         let text = "# judged\n301 0 d2 1\n301 0 d1 -1\n\n302 0 x 0\n301 0 d2 3\n";
         assert!(looks_like_qrels(text));
-        let Ok(set) = parse_qrels("qrels.txt", text) else {
+        let Ok((queries, diagnostics)) = parse_qrels("qrels.txt", text) else {
             panic!("reads");
         };
-        let ids: Vec<&str> = set.cases.iter().map(|c| c.case_id.as_str()).collect();
+        let ids: Vec<&str> = queries.iter().map(|(qid, _)| qid.as_str()).collect();
         assert_eq!(ids, ["301", "302"]);
-        let judged = set.cases[0].judgments.clone().unwrap_or_default();
-        assert_eq!(judged.0, [("d1".to_owned(), -1), ("d2".to_owned(), 3)]);
-        assert_eq!(set.diagnostics.len(), 1);
-        assert!(set.diagnostics[0].message.starts_with("line 6:"));
+        assert_eq!(queries[0].1, [("d1".to_owned(), -1), ("d2".to_owned(), 3)]);
+        assert_eq!(diagnostics.len(), 1);
+        assert!(diagnostics[0].message.starts_with("line 6:"));
     }
 
     #[test]

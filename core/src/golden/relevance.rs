@@ -4,9 +4,6 @@
 use super::cases::GoldenCase;
 use super::metric::Judged;
 
-/// The largest grade in absolute value: gains and their sums stay exact in an `f64`.
-pub(crate) const MAX_GRADE: i64 = (1 << 31) - 1;
-
 /// Every judged document of `case` with its grade, each once: the `expectedDocIds` in
 /// file order (grade 1 unless `judgments` grades them), then the other judged documents.
 pub(crate) fn judged_docs(case: &GoldenCase) -> Vec<(&str, i64)> {

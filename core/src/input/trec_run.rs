@@ -7,8 +7,11 @@
 //! every other document, so they are the traces any other shape of the same content
 //! gives. Blank lines and lines starting with `#` are skipped, as trec_eval does.
 
-use super::{parse_value, ParsedBatch, Trace};
+use super::builder::Builder;
+use super::model::{ParsedBatch, Trace};
+use super::visitors::TopSeed;
 use crate::diagnostic::{Diagnostic, InputError};
+use serde::de::DeserializeSeed;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -160,7 +163,13 @@ pub fn parse_trec_run(source: &str, text: &str) -> ParsedBatch {
         })
         .collect();
 
-    let mut batch = parse_value(source, &Value::Array(traces));
+    // The same builder as every JSON document's, over the traces' JSON shape.
+    let mut builder = Builder::new(source);
+    match (TopSeed { nested: false }).deserialize(&Value::Array(traces)) {
+        Ok(top) => builder.top(top, "", None),
+        Err(err) => builder.fail(None, None, None, err.to_string(), None),
+    }
+    let mut batch = builder.finish();
     for (trace, notes) in batch.traces.iter_mut().zip(duplicates) {
         if notes.is_empty() {
             continue;
