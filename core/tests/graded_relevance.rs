@@ -166,6 +166,14 @@ fn bad_grades_are_located_errors() {
     }
 }
 
+/// A whole number written as a float (how a JavaScript number arrives) is a grade.
+#[test]
+fn a_whole_float_is_a_grade() {
+    let set = cases(r#"[{"caseId": "g", "judgments": {"d1": 2.0, "d2": -1.0}}]"#);
+    let judgments = set.cases[0].judgments.clone().unwrap_or_default();
+    assert_eq!(judgments.0, [("d1".to_owned(), 2), ("d2".to_owned(), -1)]);
+}
+
 #[test]
 fn a_docid_judged_twice_keeps_the_last_grade_with_a_warning() {
     let set = cases(r#"{"cases": [{"caseId": "g", "judgments": {"d1": 0, "d2": 1, "d1": 3}}]}"#);

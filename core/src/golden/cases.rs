@@ -315,7 +315,14 @@ fn judgments(
     };
     let mut out = Vec::with_capacity(grades.len());
     for (doc, grade) in grades {
-        match grade.as_i64().filter(|g| g.abs() <= MAX_GRADE) {
+        // A whole number written as a float (what a JavaScript number arrives as) counts.
+        let whole = grade.as_i64().or_else(|| {
+            grade
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() <= MAX_GRADE as f64)
+                .map(|f| f as i64)
+        });
+        match whole.filter(|g| g.abs() <= MAX_GRADE) {
             Some(g) => out.push((doc.clone(), g)),
             None => errors.push(located(
                 source,
