@@ -58,6 +58,7 @@ fn golden_pair() -> (Vec<CaseScore>, Vec<CaseScore>) {
                         hit * unit() * 0.4,
                         hit / (1.0 + (unit() * 5.0).floor()),
                         hit * unit(),
+                        hit * unit() * 0.8,
                     ],
                 }
             })

@@ -70,7 +70,8 @@ fn runs(queries: usize) -> Runs {
 /// Pairing: every run's case metrics (the cases read once), then paired by case.
 fn pair(runs: &Runs) -> ManyRunTable {
     let cases = CaseMetrics::new(&runs.cases);
-    let metrics: Vec<Vec<Option<[f64; 5]>>> = runs.analyses.iter().map(|a| cases.of(a)).collect();
+    let metrics: Vec<Vec<Option<ragtrace_core::MetricValues>>> =
+        runs.analyses.iter().map(|a| cases.of(a)).collect();
     ManyRunTable::from_case_metrics(&NAMES, &runs.cases, &metrics).unwrap()
 }
 

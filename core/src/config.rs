@@ -315,6 +315,7 @@ settings! {
     ScoreKind score_kind: ScoreKind = ScoreKind::L2, "scoreKind", None;
     MinQuality min_quality: f64 = 0.0, "minQuality", Some(SettingBounds::Unit);
     RelativeQuality relative_quality: f64 = 0.0, "relativeQuality", Some(SettingBounds::Unit);
+    RelevantGrade relevant_grade: usize = 1, "relevantGrade", Some(SettingBounds::AtLeastOne);
 }
 
 /// What kind of value a [`SettingKey`] takes.
@@ -794,6 +795,7 @@ mod tests {
             score_kind: Some(ScoreKind::NegativeInnerProduct),
             min_quality: Some(0.2),
             relative_quality: Some(0.5),
+            relevant_grade: Some(2),
             use_trace_options: false,
         };
         let listed: Vec<(SettingKey, SettingValue)> = settings.overrides().collect();

@@ -109,9 +109,9 @@ mod trace_analysis;
 // Reading traces.
 pub use crate::diagnostic::{Diagnostic, InputError, Severity};
 pub use crate::input::{
-    parse_document, parse_document_bytes, parse_documents, parse_value, read_batch, read_document,
-    Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace, TraceKind,
-    READ_CHUNK,
+    parse_document, parse_document_bytes, parse_documents, parse_trec_run, parse_value, read_batch,
+    read_document, Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace,
+    TraceKind, READ_CHUNK,
 };
 pub use crate::input_errors::{omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
@@ -157,13 +157,15 @@ pub use crate::baseline::{
     block_changes, level_changes, same_batch, BlockChange, DifferentBatches, LevelChange,
 };
 
-// Golden cases: evaluation, report.md, TREC files.
+// Golden cases: evaluation, the metrics table, report.md, TREC files.
 pub use crate::golden::{
-    case_metrics, evaluate_analysis, evaluate_runs, golden_markdown, golden_summary_text, md_cell,
-    normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
-    CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary,
-    LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
+    case_metrics, evaluate_analysis, evaluate_runs, evaluate_runs_graded, golden_markdown,
+    golden_summary_text, md_cell, normalize_query, parse_cases, parse_cases_value, ranking_metrics,
+    trec_qrels, trec_run, CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport,
+    GoldenSummary, Judgments, LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace,
+    TREC_RUN_TAG,
 };
+pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 
 // Calibration of the levels and the gate against golden cases.
 pub use crate::calibration::{
@@ -183,7 +185,6 @@ pub use crate::runs::{
     ConfigDifference, Distribution, FailOn, GoldenComparison, GroupSummary, Link, MetricSummary,
     ModePair, OnlyOneSide, PairComparison, PairDetail, PairedBy, Pairing, ReportWithComparison,
     RunComparison, RunSizes, Significance, SignificanceOptions, UnpairedTrace, ValuePair,
-    DELTA_METRICS,
 };
 
 // Many runs of the same queries at once: means, intervals, randomised Tukey HSD, letters.

@@ -40,6 +40,8 @@ export interface Settings {
   scoreKind?: ScoreKind;
   minQuality?: number;
   relativeQuality?: number;
+  /** The grade from which a judged document is relevant (integer >= 1, default 1). */
+  relevantGrade?: number;
   /** Whether each trace's own recorded `options` apply (default true). */
   useTraceOptions?: boolean;
 }
@@ -57,6 +59,7 @@ export interface Config {
   scoreKind: ScoreKind;
   minQuality: number;
   relativeQuality: number;
+  relevantGrade: number;
 }
 
 /** A finding about one trace, located by a JSON pointer when it has a place. */
@@ -261,6 +264,7 @@ export interface GoldenSummary {
   meanPrecision: number;
   meanReciprocalRank: number;
   meanNdcg: number;
+  meanAveragePrecision: number;
 }
 
 /** One case's verdict and the evidence behind it. */
@@ -287,8 +291,11 @@ export interface CaseReport {
   precision: number;
   reciprocalRank: number;
   ndcg: number;
+  averagePrecision: number;
   note: string | null;
   notes: string | null;
+  /** The case's graded judgments `{docId: grade}` as read; absent without any. */
+  judgments?: Record<string, number>;
 }
 
 /** `report.json` of contract section 6. */
@@ -305,7 +312,7 @@ export interface GoldenReport {
 /** What two traces were paired by. */
 export type PairedBy = "caseId" | "query" | "requestId";
 /** A golden metric compared between two runs, in this order in `metrics`. */
-export type GoldenMetric = "hit" | "recall" | "precision" | "reciprocalRank" | "ndcg";
+export type GoldenMetric = "hit" | "recall" | "precision" | "reciprocalRank" | "ndcg" | "map";
 
 /** The options of `compareRuns` (they change no trace). */
 export interface CompareOptions {
@@ -457,7 +464,7 @@ export interface TTest {
 /** The tests of one metric's paired differences `b - a`. */
 export interface Significance {
   permutationP: number;
-  /** Holm-adjusted across the five metrics. */
+  /** Holm-adjusted across the metrics. */
   permutationPHolm: number;
   tTest: TTest | null;
   tTestPHolm: number;
@@ -590,7 +597,7 @@ export interface ManyRunComparison {
   /** Two runs differ significantly when their Tukey HSD p is below this (0.05). */
   alpha: number;
   significanceOptions: SignificanceOptions | null;
-  /** hit, recall, precision, reciprocalRank, ndcg. */
+  /** hit, recall, precision, reciprocalRank, ndcg, map. */
   metrics: ManyRunMetric[];
 }
 

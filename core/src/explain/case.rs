@@ -58,10 +58,15 @@ pub(crate) struct ExplainedCase {
 pub(crate) fn evaluate(
     case: &GoldenCase,
     t: Option<(&TraceAnalysis, LinkedBy)>,
-    default_k: usize,
+    global: &Config,
 ) -> CaseReport {
     let run = t.map(|(t, by)| (RunView::of_analysis(t), by));
-    golden::evaluate_case(case, run.as_ref().map(|(r, by)| (r, *by)), default_k)
+    golden::evaluate_case(
+        case,
+        run.as_ref().map(|(r, by)| (r, *by)),
+        global.return_n,
+        global.relevant_grade,
+    )
 }
 
 pub(crate) fn explain_cases(
@@ -89,7 +94,7 @@ pub(crate) fn explain_cases(
                 None => CaseExplanation {
                     case_id: case.case_id.clone(),
                     trace_index: None,
-                    hit: evaluate(case, None, global.return_n).level,
+                    hit: evaluate(case, None, global).level,
                     cause: Cause::NoTrace,
                     candidate_index: None,
                     candidate_status: None,
@@ -100,7 +105,7 @@ pub(crate) fn explain_cases(
                     ),
                 },
                 Some((t, index, _)) => {
-                    let probe = probe.insert(HitProbe::of(case));
+                    let probe = probe.insert(HitProbe::of(case, global.relevant_grade));
                     explain_linked(case, probe, t, index, user, work, &mut expected)
                 }
             };

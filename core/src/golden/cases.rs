@@ -1,6 +1,7 @@
 //! The cases file: parsing it into [`GoldenCase`]s with located errors and findings.
 
-use super::evaluate::normalize_query;
+use super::qrels::{self, MAX_GRADE};
+use super::text::normalize_query;
 use crate::diagnostic::{pointer_token, Diagnostic, InputError};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -18,6 +19,40 @@ pub struct GoldenCase {
     pub expected_breadcrumbs: Vec<String>,
     pub expected_keywords: Vec<String>,
     pub notes: Option<String>,
+    /// Graded judgments `{docId: grade}` (contract section 12.1); absent when the file
+    /// gives none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Judgments"))]
+    pub judgments: Option<Judgments>,
+}
+
+/// A case's graded judgments, each document once (the last grade given wins), in
+/// docId order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Judgments(pub Vec<(String, i64)>);
+
+impl Serialize for Judgments {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (doc, grade) in &self.0 {
+            map.serialize_entry(doc, grade)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Judgments {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Judgments".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "additionalProperties": { "type": "integer" },
+        })
+    }
 }
 
 /// The parsed cases file: the cases in file order plus non-fatal findings
@@ -40,9 +75,49 @@ pub struct CaseSet {
 pub fn parse_cases(source: &str, text: &str) -> Result<CaseSet, Vec<InputError>> {
     // A leading BOM is ignored, as for every input (contract section 1).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if qrels::looks_like_qrels(text) {
+        let (queries, diagnostics) = qrels::parse_qrels(source, text)?;
+        let cases = queries
+            .into_iter()
+            .map(|(qid, judgments)| GoldenCase {
+                case_id: qid,
+                judgments: Some(Judgments(judgments)),
+                ..GoldenCase::default()
+            })
+            .collect();
+        return Ok(CaseSet { cases, diagnostics });
+    }
     match serde_json::from_str::<Value>(text) {
-        Ok(value) => parse_cases_value(source, &value),
+        Ok(value) => {
+            let mut set = parse_cases_value(source, &value)?;
+            // A JSON object keeps the last of a repeated key: say so where it matters.
+            for (case, doc) in super::judgment_scan::repeated_judgments(text) {
+                set.diagnostics.push(Diagnostic::warning(
+                    "repeated-judgment",
+                    format!(
+                        "the judgments of case {} name \"{doc}\" more than once; the last grade \
+                         is used",
+                        case + 1
+                    ),
+                    format!(
+                        "{}/{case}/judgments/{}",
+                        cases_base(&value),
+                        pointer_token(&doc)
+                    ),
+                ));
+            }
+            Ok(set)
+        }
         Err(err) => Err(vec![InputError::json_syntax(source, text, &err, 0)]),
+    }
+}
+
+/// The JSON pointer of the cases' array.
+fn cases_base(value: &Value) -> &'static str {
+    if value.is_object() {
+        "/cases"
+    } else {
+        ""
     }
 }
 
@@ -182,6 +257,7 @@ fn parse_case(
         errors,
         diagnostics,
     );
+    let judgments = judgments(source, path, map, errors, diagnostics);
     if errors.len() != before {
         return None;
     }
@@ -212,7 +288,57 @@ fn parse_case(
         expected_breadcrumbs,
         expected_keywords,
         notes,
+        judgments,
     })
+}
+
+/// `judgments`: an object of integer grades (contract section 12.1).
+fn judgments(
+    source: &str,
+    path: &str,
+    map: &Map<String, Value>,
+    errors: &mut Vec<InputError>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Judgments> {
+    let (key, v) = field(map, path, "judgments", "judgments", diagnostics)?;
+    let field_path = format!("{path}/{}", pointer_token(key));
+    let Value::Object(grades) = v else {
+        errors.push(located(
+            source,
+            &field_path,
+            format!(
+                "judgments must be an object of {{docId: grade}}, found {}",
+                type_name(v)
+            ),
+        ));
+        return None;
+    };
+    let mut out = Vec::with_capacity(grades.len());
+    for (doc, grade) in grades {
+        // A whole number written as a float (what a JavaScript number arrives as) counts.
+        let whole = grade.as_i64().or_else(|| {
+            grade
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() <= MAX_GRADE as f64)
+                .map(|f| f as i64)
+        });
+        match whole.filter(|g| g.abs() <= MAX_GRADE) {
+            Some(g) => out.push((doc.clone(), g)),
+            None => errors.push(located(
+                source,
+                &format!("{field_path}/{}", pointer_token(doc)),
+                format!(
+                    "the grade of \"{doc}\" must be an integer from -{MAX_GRADE} to {MAX_GRADE}, \
+                     found {}",
+                    match grade {
+                        Value::Number(n) => n.to_string(),
+                        other => type_name(other).to_owned(),
+                    }
+                ),
+            )),
+        }
+    }
+    Some(Judgments(out))
 }
 
 /// Looks a field up under its camelCase and snake_case names; `null` counts

@@ -1,7 +1,10 @@
 //! The evaluation: linking cases to traces, ranking metrics and each case's verdict.
 
 use super::cases::{CaseSet, GoldenCase};
+use super::metric::{Judged, Metric, MetricValues};
+use super::relevance::Relevance;
 use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
+use super::text::{normalize_query, push_normalized};
 use crate::fast_hash::FastMap;
 use crate::input::Candidate;
 use serde::Serialize;
@@ -92,43 +95,6 @@ impl<'a> RunView<'a> {
     }
 }
 
-/// Normalises text for substring matching: runs of Unicode white space become
-/// one space, the ends are trimmed, and every character is lowercased.
-///
-/// Lowercasing is per character (Unicode `Lowercase_Mapping`), not
-/// `str::to_lowercase`, whose context-sensitive final sigma would make a
-/// needle and the same word inside a longer text lowercase differently.
-pub fn normalize_query(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    push_normalized(&mut out, text);
-    out
-}
-
-/// Appends `text` normalised to `out` as though the two were joined by white space:
-/// `normalize_query(&[a, b].join(" "))` is `a` and then `b` pushed onto an empty
-/// string. Joined texts are normalised in place this way, without the joined copy.
-pub(crate) fn push_normalized(out: &mut String, text: &str) {
-    // Every text starts after white space: the join's space, or nothing at all.
-    let mut pending_space = true;
-    for ch in text.chars() {
-        if ch.is_whitespace() {
-            pending_space = true;
-            continue;
-        }
-        if pending_space && !out.is_empty() {
-            out.push(' ');
-        }
-        pending_space = false;
-        // The same mapping for ASCII, without the case-mapping iterator: most text
-        // is ASCII, and the page evaluates every case's text on each knob move.
-        if ch.is_ascii() {
-            out.push(ch.to_ascii_lowercase());
-        } else {
-            out.extend(ch.to_lowercase());
-        }
-    }
-}
-
 /// The ranking metrics of one case at cut-off `k`.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -154,51 +120,23 @@ pub struct RankingMetrics {
 /// trec_eval reports for a query with no relevant documents); never NaN.
 /// `ranking` must hold distinct documents.
 pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -> RankingMetrics {
-    ranking_metrics_of(
-        ranking,
-        |doc| relevant.contains(doc.as_str()),
-        relevant.len(),
+    let grades: Vec<i64> = ranking
+        .iter()
+        .map(|d| i64::from(relevant.contains(d.as_str())))
+        .collect();
+    let ideal = vec![1; relevant.len()];
+    let values = Metric::values(&Judged {
+        grades: &grades,
+        relevant_grade: 1,
+        relevant: relevant.len(),
+        ideal: &ideal,
         k,
-    )
-}
-
-/// [`ranking_metrics`] over any ranking (docIds, or whether each is relevant), the
-/// relevant set as a membership test and its size.
-pub(super) fn ranking_metrics_of<D>(
-    ranking: &[D],
-    is_rel: impl Fn(&D) -> bool,
-    relevant_count: usize,
-    k: usize,
-) -> RankingMetrics {
-    let top = &ranking[..ranking.len().min(k)];
-    let hits = top.iter().filter(|d| is_rel(d)).count();
-    let recall = if relevant_count == 0 {
-        0.0
-    } else {
-        hits as f64 / relevant_count as f64
-    };
-    let precision = if k == 0 { 0.0 } else { hits as f64 / k as f64 };
-    let reciprocal_rank = ranking
-        .iter()
-        .position(&is_rel)
-        .map_or(0.0, |i| 1.0 / (i + 1) as f64);
-    let discount = |i: usize| 1.0 / ((i + 2) as f64).log2(); // 0-based position i = rank i+1
-    let dcg: f64 = top
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| is_rel(d))
-        .map(|(i, _)| discount(i))
-        .fold(0.0, |total, gain| total + gain);
-    // Folding from +0.0: `Sum` for floats starts at -0.0, which would print as "-0".
-    let idcg: f64 = (0..relevant_count.min(k))
-        .map(discount)
-        .fold(0.0, |total, gain| total + gain);
-    let ndcg = if idcg > 0.0 { dcg / idcg } else { 0.0 };
+    });
     RankingMetrics {
-        recall,
-        precision,
-        reciprocal_rank,
-        ndcg,
+        recall: values[Metric::Recall.index()],
+        precision: values[Metric::Precision.index()],
+        reciprocal_rank: values[Metric::ReciprocalRank.index()],
+        ndcg: values[Metric::Ndcg.index()],
     }
 }
 
@@ -265,7 +203,19 @@ pub(crate) fn link_cases_by_keys<'a>(
 /// Evaluates every case against the runs (contract section 6). `default_k`
 /// (the global `returnN`) is the cut-off for a case without a trace.
 /// `config` and `diagnostics` of the result are left for the caller to fill.
+/// A document is relevant from grade 1 (see [`evaluate_runs_graded`]).
 pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) -> GoldenReport {
+    evaluate_runs_graded(cases, runs, default_k, 1)
+}
+
+/// [`evaluate_runs`] with documents relevant from `relevant_grade` (the setting
+/// `relevantGrade`, contract section 12.1).
+pub fn evaluate_runs_graded(
+    cases: &[GoldenCase],
+    runs: &[RunTrace],
+    default_k: usize,
+    relevant_grade: usize,
+) -> GoldenReport {
     let links = link_cases(cases, runs);
     evaluate_linked(
         cases,
@@ -274,6 +224,7 @@ pub fn evaluate_runs(cases: &[GoldenCase], runs: &[RunTrace], default_k: usize) 
         runs.len(),
         |t| runs.get(t).map(|r| r.name.clone()).unwrap_or_default(),
         default_k,
+        relevant_grade,
     )
 }
 
@@ -287,6 +238,7 @@ fn evaluate_linked<'r>(
     traces: usize,
     name: impl Fn(usize) -> String,
     default_k: usize,
+    relevant_grade: usize,
 ) -> GoldenReport {
     let mut linked = vec![false; traces];
     let mut first_at: HashMap<&str, usize> = HashMap::new();
@@ -298,7 +250,12 @@ fn evaluate_linked<'r>(
             }
             run(t).map(|r| (r, by))
         });
-        let mut report = evaluate_case(case, run.as_ref().map(|(r, by)| (r, *by)), default_k);
+        let mut report = evaluate_case(
+            case,
+            run.as_ref().map(|(r, by)| (r, *by)),
+            default_k,
+            relevant_grade,
+        );
         match first_at.get(case.case_id.as_str()) {
             Some(&first) => push_note(
                 &mut report.note,
@@ -321,20 +278,25 @@ fn evaluate_linked<'r>(
         }
     }
     // Means over all cases; an empty cases file has means of 0, not NaN.
-    let mean = |f: fn(&CaseReport) -> f64| {
+    let mean = |metric: Metric| {
         if reports.is_empty() {
             0.0
         } else {
-            reports.iter().map(f).fold(0.0, |total, x| total + x) / reports.len() as f64
+            reports
+                .iter()
+                .map(|r| metric.of_case(r))
+                .fold(0.0, |total, x| total + x)
+                / reports.len() as f64
         }
     };
     let summary = GoldenSummary {
         cases: reports.len(),
         levels,
-        mean_recall: mean(|r| r.recall),
-        mean_precision: mean(|r| r.precision),
-        mean_reciprocal_rank: mean(|r| r.reciprocal_rank),
-        mean_ndcg: mean(|r| r.ndcg),
+        mean_recall: mean(Metric::Recall),
+        mean_precision: mean(Metric::Precision),
+        mean_reciprocal_rank: mean(Metric::ReciprocalRank),
+        mean_ndcg: mean(Metric::Ndcg),
+        mean_average_precision: mean(Metric::AveragePrecision),
     };
     let unlinked_traces = linked
         .iter()
@@ -388,20 +350,18 @@ fn hit_level(
 /// the report (the ranking metrics, the lists of what matched).
 #[derive(Debug, Clone)]
 pub(crate) struct HitProbe {
-    /// Distinct, in file order.
+    /// The relevant documents, distinct, in file order.
     pub(crate) expected_doc_ids: Vec<String>,
     breadcrumbs: Vec<String>,
     keywords: Vec<String>,
 }
 
 impl HitProbe {
-    pub(crate) fn of(case: &GoldenCase) -> HitProbe {
-        let mut expected_doc_ids: Vec<String> = Vec::new();
-        for d in &case.expected_doc_ids {
-            if !expected_doc_ids.contains(d) {
-                expected_doc_ids.push(d.clone());
-            }
-        }
+    pub(crate) fn of(case: &GoldenCase, relevant_grade: usize) -> HitProbe {
+        let expected_doc_ids = Relevance::of(case, relevant_grade)
+            .relevant_docs()
+            .map(str::to_owned)
+            .collect();
         let normalized = |list: &[String]| {
             list.iter()
                 .map(|b| normalize_query(b))
@@ -511,19 +471,15 @@ pub(crate) fn evaluate_case(
     case: &GoldenCase,
     run: Option<(&RunView, LinkedBy)>,
     default_k: usize,
+    relevant_grade: usize,
 ) -> CaseReport {
     let no_blocks: &[BlockText] = &[];
     let blocks = run.map_or(no_blocks, |(r, _)| r.blocks.as_slice());
     let k = run.map_or(default_k, |(r, _)| r.k);
 
     // Relevant set: distinct, in file order (qrels cannot repeat a document).
-    let mut expected_doc_ids: Vec<String> = Vec::new();
-    for d in &case.expected_doc_ids {
-        if !expected_doc_ids.contains(d) {
-            expected_doc_ids.push(d.clone());
-        }
-    }
-    let relevant: HashSet<&str> = expected_doc_ids.iter().map(String::as_str).collect();
+    let relevance = Relevance::of(case, relevant_grade);
+    let expected_doc_ids: Vec<String> = relevance.relevant_docs().map(str::to_owned).collect();
 
     // Document ranking: each docId at its first position.
     let mut doc_ranking: Vec<String> = Vec::new();
@@ -532,15 +488,19 @@ pub(crate) fn evaluate_case(
             doc_ranking.push(b.doc_id.to_owned());
         }
     }
+    let grades: Vec<i64> = doc_ranking.iter().map(|d| relevance.grade(d)).collect();
+    let relevant_at = |i: usize| grades[i] >= i64::try_from(relevant_grade).unwrap_or(i64::MAX);
     let matched_doc_ids: Vec<String> = doc_ranking
         .iter()
-        .filter(|d| relevant.contains(d.as_str()))
-        .cloned()
+        .enumerate()
+        .filter(|&(i, _)| relevant_at(i))
+        .map(|(_, d)| d.clone())
         .collect();
     let unexpected_doc_ids: Vec<String> = doc_ranking
         .iter()
-        .filter(|d| !relevant.contains(d.as_str()))
-        .cloned()
+        .enumerate()
+        .filter(|&(i, _)| !relevant_at(i))
+        .map(|(_, d)| d.clone())
         .collect();
     let missing_doc_ids: Vec<String> = expected_doc_ids
         .iter()
@@ -607,7 +567,7 @@ pub(crate) fn evaluate_case(
         breadcrumbs.is_empty() && keywords.is_empty(),
     );
 
-    let metrics = ranking_metrics(&doc_ranking, &relevant, k);
+    let values: MetricValues = Metric::values(&relevance.judged(&grades, k));
 
     let mut note = None;
     match run {
@@ -627,7 +587,10 @@ pub(crate) fn evaluate_case(
         }
         Some(_) => {}
     }
-    if expected_doc_ids.is_empty() {
+    if let Some(why) = relevance.note() {
+        push_note(&mut note, why);
+    }
+    if case.expected_doc_ids.is_empty() && case.judgments.as_ref().is_none_or(|j| j.0.is_empty()) {
         push_note(
             &mut note,
             "no expected documents: docHit is false and every ranking metric is 0".to_owned(),
@@ -656,12 +619,14 @@ pub(crate) fn evaluate_case(
         unexpected_doc_ids,
         missing_keywords,
         k,
-        recall: metrics.recall,
-        precision: metrics.precision,
-        reciprocal_rank: metrics.reciprocal_rank,
-        ndcg: metrics.ndcg,
+        recall: values[Metric::Recall.index()],
+        precision: values[Metric::Precision.index()],
+        reciprocal_rank: values[Metric::ReciprocalRank.index()],
+        ndcg: values[Metric::Ndcg.index()],
+        average_precision: values[Metric::AveragePrecision.index()],
         note,
         notes: case.notes.clone(),
+        judgments: case.judgments.clone(),
     }
 }
 
@@ -715,6 +680,7 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
                 .unwrap_or_default()
         },
         analysis.config.return_n,
+        analysis.config.relevant_grade,
     )
     .with_config(config)
     .with_diagnostics(cases.diagnostics.iter().cloned())
@@ -759,6 +725,7 @@ mod tests {
             expected_breadcrumbs: Vec::new(),
             expected_keywords: Vec::new(),
             notes: None,
+            judgments: None,
         }
     }
 
@@ -811,7 +778,7 @@ mod tests {
         let mut scratch = HitScratch::default();
         let mut compared = 0;
         for case in &cases {
-            let probe = HitProbe::of(case);
+            let probe = HitProbe::of(case, 1);
             for subset in 0..(1u32 << candidates.len()) {
                 let list: Vec<&Candidate> = candidates
                     .iter()
@@ -832,7 +799,7 @@ mod tests {
                         .collect(),
                     ..RunTrace::default()
                 };
-                let report = evaluate_case(case, Some((&run.view(), LinkedBy::Query)), 5);
+                let report = evaluate_case(case, Some((&run.view(), LinkedBy::Query)), 5, 1);
                 let hit = probe.hit(list.iter().copied(), &mut scratch);
                 assert_eq!(hit, (report.level, report.doc_hit), "{subset:b}");
                 compared += 1;
@@ -916,41 +883,5 @@ mod tests {
         assert_eq!(linked[6], Some((8, LinkedBy::Query)));
         assert_eq!(linked[7], Some((9, LinkedBy::Query)));
         assert_eq!(link_cases_by_keys(&[], traces.iter().copied()), Vec::new());
-    }
-
-    // proptest is a native dev-dependency only (the wasm32 clippy builds these tests too).
-    #[cfg(not(target_arch = "wasm32"))]
-    proptest::proptest! {
-        /// Fields pushed one by one normalise as their join with single spaces does,
-        /// whatever white space or emptiness their ends have.
-        #[test]
-        fn pushed_fields_normalise_as_their_join(
-            fields in proptest::collection::vec("\\PC{0,12}|[ aZ\t\u{0B}\u{85}\u{A0}\u{3000}ΣÉ订]{0,8}", 0..5)
-        ) {
-            let mut pushed = String::new();
-            for field in &fields {
-                super::push_normalized(&mut pushed, field);
-            }
-            proptest::prop_assert_eq!(pushed, super::normalize_query(&fields.join(" ")));
-        }
-
-        /// Normalising is the definition: runs of white space as one space, the ends
-        /// trimmed, every character lowercased on its own.
-        #[test]
-        fn normalising_is_the_definition(
-            text in "[ aZq\t\n\r\x0B\x0C\x1F~]{0,16}|\\PC{0,12}|[ aZ\t\u{85}\u{A0}ΣÉ]{0,8}",
-            before in "|x|X ",
-        ) {
-            let mut pushed = before.clone();
-            super::push_normalized(&mut pushed, &text);
-            let mut expected = before.clone();
-            for word in text.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-                if !expected.is_empty() {
-                    expected.push(' ');
-                }
-                expected.extend(word.chars().flat_map(char::to_lowercase));
-            }
-            proptest::prop_assert_eq!(pushed, expected);
-        }
     }
 }

@@ -2,18 +2,18 @@
 //! runs reads of each run's evaluation.
 
 use super::cases::{CaseSet, GoldenCase};
-use super::evaluate::ranking_metrics_of;
+use super::metric::{Judged, Metric, MetricValues};
+use super::relevance::judged_docs;
 use crate::fast_hash::FastMap;
 use crate::input::{name_hash, Trace};
 use crate::TraceAnalysis;
 
 /// Each case's metrics against an analysis, as [`evaluate_analysis`](crate::evaluate_analysis)
-/// computes them, in [`DELTA_METRICS`](crate::DELTA_METRICS) order (hit, recall@k,
-/// precision@k, reciprocal rank, nDCG@k), or `None` for a case no trace links to.
+/// computes them, in [`Metric::ALL`] order, or `None` for a case no trace links to.
 /// Nothing else of an evaluation (levels, evidence, lists, notes) is built and no string
 /// is copied: what a comparison of many runs reads of each. For several analyses against
 /// the same cases, [`CaseMetrics`] reads the cases once.
-pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
+pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<MetricValues>> {
     CaseMetrics::new(cases).of(analysis)
 }
 
@@ -47,13 +47,14 @@ impl<'a> CaseMetrics<'a> {
     }
 
     /// Each case's metrics against `analysis` (see [`case_metrics`]).
-    pub fn of(&self, analysis: &crate::Analysis) -> Vec<Option<[f64; 5]>> {
+    pub fn of(&self, analysis: &crate::Analysis) -> Vec<Option<MetricValues>> {
+        let relevant_grade = i64::try_from(analysis.config.relevant_grade).unwrap_or(i64::MAX);
         let cases = self.by_id.next.len();
         // Per case, its values against the trace it links to by caseId, and by query (kept
         // apart: a caseId link wins over a query link whichever trace comes first; the
         // second list is made when a trace links by query).
-        let mut id_values: Vec<Option<[f64; 5]>> = vec![None; cases];
-        let mut query_values: Vec<Option<[f64; 5]>> = Vec::new();
+        let mut id_values: Vec<Option<MetricValues>> = vec![None; cases];
+        let mut query_values: Vec<Option<MetricValues>> = Vec::new();
         // Each trace's key, then the links, then the metrics: short loops, whose reads of
         // many traces the processor makes at once (one long loop waited for each).
         let keys: Vec<Option<(bool, &str)>> = analysis
@@ -98,7 +99,8 @@ impl<'a> CaseMetrics<'a> {
             values.resize(cases, None);
             ranking.read(trace);
             for case in index.cases_from(first) {
-                values[case] = Some(ranking.values(self.expected.of_case(case), trace.return_n()));
+                let (docs, ideal) = self.expected.of_case(case);
+                values[case] = Some(ranking.values(docs, ideal, relevant_grade, trace.return_n()));
             }
         }
         for (by_id, by_query) in id_values.iter_mut().zip(query_values) {
@@ -110,35 +112,43 @@ impl<'a> CaseMetrics<'a> {
     }
 }
 
-/// Each case's expected documents, distinct, in file order (qrels cannot repeat a
-/// document), with their name hashes: one list, case after case.
+/// Each case's documents of a positive grade (the only ones a metric reads), distinct,
+/// with their name hashes and grades, and the same grades sorted descending (the ideal
+/// ranking's gains): one list, case after case.
 struct ExpectedDocs<'a> {
-    docs: Vec<(u64, &'a str)>,
-    /// Where each case's documents end in `docs`.
+    docs: Vec<(u64, &'a str, i64)>,
+    ideal: Vec<i64>,
+    /// Where each case's documents end in `docs` (and its gains in `ideal`).
     ends: Vec<usize>,
 }
 
 impl<'a> ExpectedDocs<'a> {
     fn of(cases: &'a [GoldenCase]) -> Self {
-        let mut docs: Vec<(u64, &str)> = Vec::new();
+        let mut docs: Vec<(u64, &str, i64)> = Vec::new();
+        let mut ideal: Vec<i64> = Vec::new();
         let mut ends = Vec::with_capacity(cases.len());
         for case in cases {
             let start = docs.len();
-            for doc in &case.expected_doc_ids {
-                let hash = name_hash(doc);
-                // Equal hashes of different names must not merge them: the text decides.
-                if !docs[start..].iter().any(|&(h, d)| h == hash && d == doc) {
-                    docs.push((hash, doc));
+            for (doc, grade) in judged_docs(case) {
+                if grade > 0 {
+                    docs.push((name_hash(doc), doc, grade));
+                    ideal.push(grade);
                 }
             }
+            ideal[start..].sort_unstable_by(|a, b| b.cmp(a));
             ends.push(docs.len());
         }
-        ExpectedDocs { docs, ends }
+        ExpectedDocs { docs, ideal, ends }
     }
 
-    fn of_case(&self, case: usize) -> &[(u64, &'a str)] {
+    fn range(&self, case: usize) -> std::ops::Range<usize> {
         let start = case.checked_sub(1).map_or(0, |before| self.ends[before]);
-        &self.docs[start..self.ends[case]]
+        start..self.ends[case]
+    }
+
+    fn of_case(&self, case: usize) -> (&[(u64, &'a str, i64)], &[i64]) {
+        let range = self.range(case);
+        (&self.docs[range.clone()], &self.ideal[range])
     }
 }
 
@@ -188,7 +198,7 @@ impl<'a> CaseIndex<'a> {
 struct Ranking<'a> {
     trace: Option<&'a Trace>,
     docs: Vec<(u64, usize)>,
-    expected: Vec<bool>,
+    grades: Vec<i64>,
 }
 
 impl<'a> Ranking<'a> {
@@ -212,18 +222,34 @@ impl<'a> Ranking<'a> {
         }
     }
 
-    /// The metrics of the ranking against a case's expected documents, cut off at `k`.
-    fn values(&mut self, relevant: &[(u64, &str)], k: usize) -> [f64; 5] {
-        self.expected.clear();
+    /// The metrics of the ranking against a case's graded documents, cut off at `k`.
+    fn values(
+        &mut self,
+        graded: &[(u64, &str, i64)],
+        ideal: &[i64],
+        relevant_grade: i64,
+        k: usize,
+    ) -> MetricValues {
+        self.grades.clear();
         for &(hash, index) in &self.docs {
-            self.expected.push(relevant.iter().any(|&(h, doc)| {
-                h == hash && self.trace.is_some_and(|trace| doc_is(trace, index, doc))
-            }));
+            let grade = graded
+                .iter()
+                .find(|&&(h, doc, _)| {
+                    h == hash && self.trace.is_some_and(|trace| doc_is(trace, index, doc))
+                })
+                .map_or(0, |&(_, _, grade)| grade);
+            self.grades.push(grade);
         }
-        let m = ranking_metrics_of(&self.expected, |&expected| expected, relevant.len(), k);
-        // A hit is an expected document anywhere in the ranking: a reciprocal rank.
-        let hit = if m.reciprocal_rank > 0.0 { 1.0 } else { 0.0 };
-        [hit, m.recall, m.precision, m.reciprocal_rank, m.ndcg]
+        Metric::values(&Judged {
+            grades: &self.grades,
+            relevant_grade,
+            relevant: graded
+                .iter()
+                .filter(|&&(_, _, g)| g >= relevant_grade)
+                .count(),
+            ideal,
+            k,
+        })
     }
 }
 

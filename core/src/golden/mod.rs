@@ -8,18 +8,25 @@
 
 mod cases;
 mod evaluate;
+mod judgment_scan;
+mod metric;
 mod metrics;
+mod qrels;
+mod relevance;
 mod render;
 mod report;
+mod text;
 mod trec;
 
-pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase};
+pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase, Judgments};
 pub use evaluate::{
-    evaluate_analysis, evaluate_runs, normalize_query, ranking_metrics, RankingMetrics, RunBlock,
-    RunTrace,
+    evaluate_analysis, evaluate_runs, evaluate_runs_graded, ranking_metrics, RankingMetrics,
+    RunBlock, RunTrace,
 };
 pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch, RunView};
+pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};
 pub use report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
+pub use text::normalize_query;
 pub use trec::{trec_qrels, trec_run, TREC_RUN_TAG};

@@ -1,6 +1,7 @@
 //! Renderings of a [`GoldenReport`]: the Markdown `report.md` and a plain-text
 //! summary for the CLI.
 
+use super::metric::Metric;
 use super::report::{CaseReport, GoldenLevel, GoldenReport};
 pub use crate::render::md_cell;
 use crate::render::Align::{Left, Right};
@@ -28,36 +29,20 @@ pub fn golden_markdown(report: &GoldenReport) -> String {
 
     let _ = writeln!(out, "\n## Ranking metrics (mean over all cases)\n");
     md_head(&mut out, ["metric", "mean"], &[Left, Right]);
-    for (metric, mean) in [
-        ("recall@k", s.mean_recall),
-        ("precision@k", s.mean_precision),
-        ("MRR", s.mean_reciprocal_rank),
-        ("nDCG@k", s.mean_ndcg),
-    ] {
-        md_row(&mut out, [metric.to_owned(), num(mean)]);
+    for metric in Metric::with_mean() {
+        let mean = metric.of_summary(s).unwrap_or(f64::NAN);
+        md_row(&mut out, [metric.name().to_owned(), num(mean)]);
     }
 
     let _ = writeln!(out, "\n## Cases\n");
-    md_head(
-        &mut out,
-        [
-            "case",
-            "level",
-            "docHit",
-            "breadcrumbHit",
-            "coverage",
-            "k",
-            "recall",
-            "precision",
-            "RR",
-            "nDCG",
-            "trace",
-            "note",
-        ],
-        &[
-            Left, Left, Left, Left, Right, Right, Right, Right, Right, Right, Left, Left,
-        ],
-    );
+    let header = ["case", "level", "docHit", "breadcrumbHit", "coverage", "k"]
+        .into_iter()
+        .chain(Metric::with_mean().map(Metric::column))
+        .chain(["trace", "note"]);
+    let mut aligns = vec![Left, Left, Left, Left, Right, Right];
+    aligns.extend(Metric::with_mean().map(|_| Right));
+    aligns.extend([Left, Left]);
+    md_head(&mut out, header, &aligns);
     for c in &report.cases {
         md_row(&mut out, case_cells(c));
     }
@@ -83,23 +68,23 @@ pub fn golden_markdown(report: &GoldenReport) -> String {
     out
 }
 
-fn case_cells(c: &CaseReport) -> [String; 12] {
-    [
+fn case_cells(c: &CaseReport) -> Vec<String> {
+    let mut cells = vec![
         md_cell(&c.case_id),
         c.level.as_str().to_owned(),
         yes_no(c.doc_hit).to_owned(),
         yes_no(c.breadcrumb_hit).to_owned(),
         opt_num(c.coverage),
         c.k.to_string(),
-        num(c.recall),
-        num(c.precision),
-        num(c.reciprocal_rank),
-        num(c.ndcg),
+    ];
+    cells.extend(Metric::with_mean().map(|m| num(m.of_case(c))));
+    cells.push(
         c.trace_name
             .as_deref()
             .map_or_else(|| "–".to_owned(), md_cell),
-        c.note.as_deref().map(md_cell).unwrap_or_default(),
-    ]
+    );
+    cells.push(c.note.as_deref().map(md_cell).unwrap_or_default());
+    cells
 }
 
 /// A short plain-text summary for the CLI (`ragtrace eval` prints it).
@@ -117,24 +102,20 @@ pub fn golden_summary_text(report: &GoldenReport) -> String {
             share(n, s.cases)
         );
     }
-    let _ = writeln!(
-        out,
-        "  mean recall@k {}  precision@k {}  MRR {}  nDCG@k {}",
-        num(s.mean_recall),
-        num(s.mean_precision),
-        num(s.mean_reciprocal_rank),
-        num(s.mean_ndcg)
-    );
+    let means: Vec<String> = Metric::with_mean()
+        .map(|m| format!("{} {}", m.name(), num(m.of_summary(s).unwrap_or(f64::NAN))))
+        .collect();
+    let _ = writeln!(out, "  mean {}", means.join("  "));
     for c in &report.cases {
+        let values: Vec<String> = Metric::with_mean()
+            .map(|m| format!("{} {}", m.column(), num(m.of_case(c))))
+            .collect();
         let _ = write!(
             out,
-            "  {}: {} (recall {}, precision {}, RR {}, nDCG {}, k {})",
+            "  {}: {} ({}, k {})",
             one_line(&c.case_id),
             c.level.as_str(),
-            num(c.recall),
-            num(c.precision),
-            num(c.reciprocal_rank),
-            num(c.ndcg),
+            values.join(", "),
             c.k
         );
         if let Some(note) = &c.note {

@@ -1,5 +1,6 @@
 //! `report.json`'s shape: the golden levels, the summary and each case's verdict.
 
+use super::cases::Judgments;
 use crate::diagnostic::{Diagnostic, Severity};
 use serde::Serialize;
 use serde_json::Value;
@@ -77,6 +78,8 @@ pub struct GoldenSummary {
     pub mean_precision: f64,
     pub mean_reciprocal_rank: f64,
     pub mean_ndcg: f64,
+    /// MAP@k over all cases (contract section 12.2).
+    pub mean_average_precision: f64,
 }
 
 /// Always all four keys, zero included, so a reader can index it blindly.
@@ -137,10 +140,17 @@ pub struct CaseReport {
     pub precision: f64,
     pub reciprocal_rank: f64,
     pub ndcg: f64,
+    /// Average precision cut at k (MAP@k's per-case value, contract section 12.2).
+    pub average_precision: f64,
     /// Why the numbers look the way they do, when that is not obvious.
     pub note: Option<String>,
     /// Extra: the case's own `notes` from the cases file.
     pub notes: Option<String>,
+    /// The case's graded judgments, as read (contract section 12.2); absent when the
+    /// cases file gives none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Judgments"))]
+    pub judgments: Option<Judgments>,
 }
 
 impl GoldenReport {

@@ -45,7 +45,9 @@ pub(super) fn trec_token(text: &str) -> String {
     }
 }
 
-/// TREC qrels: `qid 0 docno 1` for every expected document of every case.
+/// TREC qrels: `qid 0 docno 1` for every expected document of every case, and
+/// `qid 0 docno grade` for every graded judgment of a case that has them (evaluate with
+/// `trec_eval -l` at the `relevantGrade` the report was made under).
 ///
 /// A case with no expected document gets its retrieved documents judged 0, so
 /// the query still exists for `trec_eval -c` (which then scores it 0, as we
@@ -54,7 +56,21 @@ pub(super) fn trec_token(text: &str) -> String {
 pub fn trec_qrels(report: &GoldenReport) -> String {
     let mut out = String::new();
     for (qid, c) in trec_qids(report).iter().zip(&report.cases) {
-        if c.expected_doc_ids.is_empty() {
+        if let Some(judgments) = &c.judgments {
+            for d in &c.expected_doc_ids {
+                if !judgments.0.iter().any(|(j, _)| j == d) {
+                    let _ = writeln!(out, "{qid} 0 {} 1", trec_token(d));
+                }
+            }
+            for (d, grade) in &judgments.0 {
+                let _ = writeln!(out, "{qid} 0 {} {grade}", trec_token(d));
+            }
+            if judgments.0.is_empty() && c.expected_doc_ids.is_empty() {
+                for d in &c.doc_ranking {
+                    let _ = writeln!(out, "{qid} 0 {} 0", trec_token(d));
+                }
+            }
+        } else if c.expected_doc_ids.is_empty() {
             for d in &c.doc_ranking {
                 let _ = writeln!(out, "{qid} 0 {} 0", trec_token(d));
             }

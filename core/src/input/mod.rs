@@ -56,6 +56,7 @@ mod read;
 mod scalar;
 mod shapes;
 mod stream;
+mod trec_run;
 mod visitors;
 
 use builder::Builder;
@@ -68,6 +69,7 @@ pub(crate) use model::{name_hash, Hot, NameHashes};
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
 pub use read::{read_batch, read_document, ReadError, READ_CHUNK};
 pub use stream::{parse_document_bytes, DocumentReader};
+pub use trec_run::parse_trec_run;
 
 /// Reads several documents (source name, full text) as one batch.
 pub fn parse_documents(docs: &[(String, String)]) -> ParsedBatch {
@@ -80,6 +82,9 @@ pub fn parse_documents(docs: &[(String, String)]) -> ParsedBatch {
 /// Reads one document of any shape of section 1.
 pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if trec_run::looks_like_trec_run(text) {
+        return trec_run::parse_trec_run(source, text);
+    }
     let mut builder = Builder::new(source);
     if text.trim().is_empty() {
         builder.fail(None, None, None, "the document is empty".into(), None);

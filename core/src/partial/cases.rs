@@ -409,11 +409,14 @@ impl CaseMatches {
             })
             .collect();
         let config = serde_json::to_value(self.config).unwrap_or(serde_json::Value::Null);
-        Ok(
-            golden::evaluate_runs(&cases.cases, &runs, self.config.return_n)
-                .with_config(config)
-                .with_diagnostics(cases.diagnostics.iter().cloned()),
+        Ok(golden::evaluate_runs_graded(
+            &cases.cases,
+            &runs,
+            self.config.return_n,
+            self.config.relevant_grade,
         )
+        .with_config(config)
+        .with_diagnostics(cases.diagnostics.iter().cloned()))
     }
 
     /// The matches as bytes: [`MATCHES_MAGIC`], the format version, compact JSON.

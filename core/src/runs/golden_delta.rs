@@ -7,18 +7,11 @@
 //! The treatment of ties, cases missing from one side and non-finite values is in
 //! docs/decisions.md ("Comparing two runs").
 
-use crate::golden::{GoldenLevel, GoldenReport};
+use crate::golden::{GoldenLevel, GoldenReport, Metric, MetricValues};
 use crate::stats::{self, TTest};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
-
-/// The compared metrics, in this order everywhere: hit (an expected document was
-/// accepted: 1, else 0), recall@k, precision@k, reciprocal rank, nDCG@k.
-pub const DELTA_METRICS: [&str; 5] = ["hit", "recall", "precision", "reciprocalRank", "ndcg"];
-
-/// The keys of report.json's cases that hold the metrics (hit is `docHit`).
-const REPORT_KEYS: [&str; 5] = ["docHit", "recall", "precision", "reciprocalRank", "ndcg"];
 
 /// Two values closer than this are a tie (the metrics are ratios of small integers, so a
 /// real difference is far larger).
@@ -31,8 +24,8 @@ pub(crate) const TIE_TOLERANCE: f64 = 1e-12;
 pub struct CaseScore {
     pub case_id: String,
     pub level: GoldenLevel,
-    /// In [`DELTA_METRICS`] order.
-    pub values: [f64; 5],
+    /// In [`Metric::ALL`] order.
+    pub values: MetricValues,
 }
 
 /// The cases of an evaluation, in its order.
@@ -43,13 +36,7 @@ pub fn case_scores(report: &GoldenReport) -> Vec<CaseScore> {
         .map(|c| CaseScore {
             case_id: c.case_id.clone(),
             level: c.level,
-            values: [
-                if c.doc_hit { 1.0 } else { 0.0 },
-                c.recall,
-                c.precision,
-                c.reciprocal_rank,
-                c.ndcg,
-            ],
+            values: Metric::ALL.map(|m| m.of_case(c)),
         })
         .collect()
 }
@@ -140,12 +127,14 @@ pub fn baseline_scores(value: &Value) -> Result<Vec<CaseScore>, BaselineError> {
                     ))
                 }
             };
-            let mut values = [0.0; 5];
-            for (slot, key) in values.iter_mut().zip(REPORT_KEYS) {
-                *slot = match (key, fields.get(key)) {
-                    ("docHit", Some(Value::Bool(hit))) => f64::from(u8::from(*hit)),
-                    ("docHit", other) => return Err(shape_error(at(key), "a boolean", other)),
+            let mut values = [0.0; Metric::COUNT];
+            for (slot, metric) in values.iter_mut().zip(Metric::ALL) {
+                let key = metric.case_key();
+                *slot = match (metric, fields.get(key)) {
+                    (Metric::Hit, Some(Value::Bool(hit))) => f64::from(u8::from(*hit)),
+                    (Metric::Hit, other) => return Err(shape_error(at(key), "a boolean", other)),
                     (_, Some(Value::Number(n))) => n.as_f64().unwrap_or(f64::NAN),
+                    (_, None) if metric.may_be_absent() => f64::NAN,
                     (_, other) => return Err(shape_error(at(key), "a number", other)),
                 };
             }
@@ -180,8 +169,8 @@ pub struct CaseDelta {
     /// The level dropped (e.g. strong -> miss).
     pub regression: bool,
     pub improvement: bool,
-    /// In [`DELTA_METRICS`] order.
-    pub metrics: [ValuePair; 5],
+    /// In [`Metric::ALL`] order.
+    pub metrics: [ValuePair; Metric::COUNT],
 }
 
 /// One metric over the cases both evaluations have.
@@ -210,7 +199,7 @@ pub struct MetricSummary {
 pub struct Significance {
     /// Two-sided sign-flip randomisation test.
     pub permutation_p: f64,
-    /// Holm-adjusted across the five metrics (what `--fail-on significant` reads).
+    /// Holm-adjusted across the metrics (what `--fail-on significant` reads).
     pub permutation_p_holm: f64,
     /// `None` with fewer than two cases or no variance in the differences.
     pub t_test: Option<TTest>,
@@ -268,7 +257,7 @@ pub struct GoldenComparison {
     pub level_transitions: [[usize; 4]; 4],
     pub regressions: usize,
     pub improvements: usize,
-    /// In [`DELTA_METRICS`] order.
+    /// In [`Metric::ALL`] order.
     pub metrics: Vec<MetricSummary>,
     /// Set by [`add_significance`].
     pub significance_options: Option<SignificanceOptions>,
@@ -297,7 +286,7 @@ pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
             a: 0.0,
             b: 0.0,
             delta: 0.0,
-        }; 5];
+        }; Metric::COUNT];
         for (m, slot) in metrics.iter_mut().enumerate() {
             let (va, vb) = (case_a.values[m], case_b.values[m]);
             *slot = ValuePair {
@@ -321,10 +310,9 @@ pub fn compare_golden(a: &[CaseScore], b: &[CaseScore]) -> GoldenComparison {
         .filter(|(_, used)| !**used)
         .map(|(c, _)| c.case_id.clone())
         .collect();
-    let metrics = DELTA_METRICS
+    let metrics = Metric::ALL
         .iter()
-        .enumerate()
-        .map(|(m, name)| metric_summary(name, &cases, m))
+        .map(|metric| metric_summary(metric.key(), &cases, metric.index()))
         .collect();
     GoldenComparison {
         regressions: cases.iter().filter(|c| c.regression).count(),
@@ -378,7 +366,7 @@ fn metric_summary(name: &'static str, cases: &[CaseDelta], m: usize) -> MetricSu
 /// Adds the tests to every metric. The random draws are shared across the metrics when
 /// they cover the same cases (always, unless a value was not finite).
 pub fn add_significance(comparison: &mut GoldenComparison, options: &SignificanceOptions) {
-    let diffs: Vec<Vec<f64>> = (0..DELTA_METRICS.len())
+    let diffs: Vec<Vec<f64>> = (0..Metric::COUNT)
         .map(|m| {
             finite_pairs(&comparison.cases, m)
                 .map(|v| v.delta)
@@ -387,12 +375,12 @@ pub fn add_significance(comparison: &mut GoldenComparison, options: &Significanc
         .collect();
     let same_length = diffs.windows(2).all(|w| w[0].len() == w[1].len());
     let groups: Vec<Vec<usize>> = if same_length {
-        vec![(0..DELTA_METRICS.len()).collect()]
+        vec![(0..Metric::COUNT).collect()]
     } else {
-        (0..DELTA_METRICS.len()).map(|m| vec![m]).collect()
+        (0..Metric::COUNT).map(|m| vec![m]).collect()
     };
-    let mut permutation_p = vec![1.0; DELTA_METRICS.len()];
-    let mut intervals = vec![None; DELTA_METRICS.len()];
+    let mut permutation_p = vec![1.0; Metric::COUNT];
+    let mut intervals = [None; Metric::COUNT];
     for group in groups {
         let slices: Vec<&[f64]> = group.iter().map(|&m| diffs[m].as_slice()).collect();
         let ps = stats::sign_flip_p_values(&slices, options.permutations, options.permutation_seed);
@@ -517,7 +505,7 @@ pub struct ReportWithComparison<'a> {
 mod tests {
     use super::*;
 
-    fn score(id: &str, level: GoldenLevel, values: [f64; 5]) -> CaseScore {
+    fn score(id: &str, level: GoldenLevel, values: MetricValues) -> CaseScore {
         CaseScore {
             case_id: id.to_owned(),
             level,
@@ -532,7 +520,7 @@ mod tests {
                 score(
                     &format!("c{i}"),
                     GoldenLevel::Medium,
-                    [1.0, 0.5, 0.2, 1.0 / (i + 1) as f64, 0.6],
+                    [1.0, 0.5, 0.2, 1.0 / (i + 1) as f64, 0.6, 0.4],
                 )
             })
             .collect();
@@ -558,12 +546,12 @@ mod tests {
     #[test]
     fn cases_missing_from_one_side_are_listed_and_left_out() {
         let a = [
-            score("x", GoldenLevel::Strong, [1.0, 1.0, 0.2, 1.0, 1.0]),
-            score("only-a", GoldenLevel::Strong, [1.0; 5]),
+            score("x", GoldenLevel::Strong, [1.0, 1.0, 0.2, 1.0, 1.0, 1.0]),
+            score("only-a", GoldenLevel::Strong, [1.0; Metric::COUNT]),
         ];
         let b = [
-            score("only-b", GoldenLevel::Miss, [0.0; 5]),
-            score("x", GoldenLevel::Weak, [0.0, 0.0, 0.0, 0.0, 0.0]),
+            score("only-b", GoldenLevel::Miss, [0.0; Metric::COUNT]),
+            score("x", GoldenLevel::Weak, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
         ];
         let c = compare_golden(&a, &b);
         assert_eq!(c.only_in_a, ["only-a"]);
@@ -580,8 +568,12 @@ mod tests {
     #[test]
     fn a_non_finite_value_leaves_its_case_out_of_that_metric_only() {
         let a = [
-            score("x", GoldenLevel::Strong, [1.0, f64::NAN, 0.2, 1.0, 1.0]),
-            score("y", GoldenLevel::Strong, [1.0, 0.5, 0.2, 1.0, 1.0]),
+            score(
+                "x",
+                GoldenLevel::Strong,
+                [1.0, f64::NAN, 0.2, 1.0, 1.0, 1.0],
+            ),
+            score("y", GoldenLevel::Strong, [1.0, 0.5, 0.2, 1.0, 1.0, 1.0]),
         ];
         let c = compare_golden(&a, &a);
         assert_eq!(c.metrics[1].cases, 1);
@@ -594,7 +586,9 @@ mod tests {
             {"caseId": "c1", "level": "medium", "docHit": true, "recall": 0.5,
              "precision": 0.2, "reciprocalRank": 0.5, "ndcg": 0.4}]});
         let cases = baseline_scores(&report).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(cases[0].values, [1.0, 0.5, 0.2, 0.5, 0.4]);
+        // A report written before MAP@k existed: MAP is left out (not a number).
+        assert_eq!(cases[0].values[..5], [1.0, 0.5, 0.2, 0.5, 0.4]);
+        assert!(cases[0].values[5].is_nan());
         assert_eq!(cases[0].level, GoldenLevel::Medium);
         let err = baseline_scores(&serde_json::json!({"summary": {}, "cases": [{"caseId": 3}]}));
         assert_eq!(

@@ -32,7 +32,7 @@ pub use detail::{pair_detail, AcceptedItem, ConfigDifference, OnlyOneSide, PairD
 pub use golden_delta::{
     add_significance, baseline_scores, case_scores, compare_golden, golden_gate, BaselineError,
     CaseDelta, CaseScore, FailOn, GoldenComparison, MetricSummary, ReportWithComparison,
-    Significance, SignificanceOptions, ValuePair, DELTA_METRICS,
+    Significance, SignificanceOptions, ValuePair,
 };
 pub use many::{
     check_many_batches, check_run_names, compact_letters, compare_many, compare_many_batches,

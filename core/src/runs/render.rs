@@ -1,9 +1,10 @@
 //! Markdown and plain-text renderings of a run comparison (`compare.md`, the CLI
 //! summary) and of golden deltas (the "Changes since the baseline" section of report.md).
 
-use super::golden_delta::{GoldenComparison, DELTA_METRICS};
+use super::golden_delta::GoldenComparison;
 use super::{CompareReport, Distribution, GroupSummary};
 use crate::golden::GoldenLevel;
+use crate::golden::{Metric, DELTA_METRICS};
 use crate::render::Align::{Left, Right};
 use crate::render::{md_cell, md_head, md_row, opt_num, p_value};
 use crate::Level;
@@ -237,7 +238,7 @@ fn golden_section(out: &mut String, c: &GoldenComparison) {
         let header = ["case", "level A", "level B"]
             .into_iter()
             .chain(deltas.iter().map(String::as_str));
-        let mut aligns = vec![Right; 3 + DELTA_METRICS.len()];
+        let mut aligns = vec![Right; 3 + Metric::COUNT];
         aligns[..3].fill(Left);
         md_head(out, header, &aligns);
         for d in changed {

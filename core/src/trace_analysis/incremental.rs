@@ -42,6 +42,8 @@ fn first_stale(before: &Config, after: &Config, reads_distance: bool) -> Stage {
         score_kind,
         min_quality,
         relative_quality,
+        // Read by the golden evaluation only, never by a trace's stages.
+        relevant_grade: _,
     } = *after;
     let qualities_move = hybrid_quality != before.hybrid_quality
         || score_kind != before.score_kind

@@ -18,3 +18,4 @@ mod otlp;
 mod partial;
 mod schema;
 mod stream;
+mod trec_files;

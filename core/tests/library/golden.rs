@@ -54,6 +54,7 @@ fn case(id: &str, query: &str, docs: &[&str], crumbs: &[&str], keywords: &[&str]
         expected_breadcrumbs: v(crumbs),
         expected_keywords: v(keywords),
         notes: None,
+        judgments: None,
     }
 }
 

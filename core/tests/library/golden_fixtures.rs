@@ -309,11 +309,11 @@ mod golden {
         assert!(md.contains("| strong | 1 | 25.0% |"), "{md}");
         assert!(md.contains("| recall@k | 0.375 |"), "{md}");
         assert!(
-        md.contains("| redis-eviction | strong | yes | yes | 1.000 | 4 | 1.000 | 0.250 | 1.000 | 1.000 | req-dense-001 |  |"),
+        md.contains("| redis-eviction | strong | yes | yes | 1.000 | 4 | 1.000 | 0.250 | 1.000 | 1.000 | 1.000 | req-dense-001 |  |"),
         "{md}"
     );
         assert!(
-        md.contains("| gateway-tls | medium | yes | no | – | 3 | 0.500 | 0.333 | 0.500 | 0.387 | req-gw-001 |  |"),
+        md.contains("| gateway-tls | medium | yes | no | – | 3 | 0.500 | 0.333 | 0.500 | 0.387 | 0.250 | req-gw-001 |  |"),
         "{md}"
     );
         assert!(md.contains("- req-other-001"), "{md}");

@@ -106,6 +106,7 @@ fn clear(settings: &mut Settings, key: SettingKey) {
         SettingKey::ScoreKind => settings.score_kind = None,
         SettingKey::MinQuality => settings.min_quality = None,
         SettingKey::RelativeQuality => settings.relative_quality = None,
+        SettingKey::RelevantGrade => settings.relevant_grade = None,
         SettingKey::UseTraceOptions => settings.use_trace_options = defaults.use_trace_options,
     }
 }
@@ -269,6 +270,7 @@ fn change_strategy() -> impl Strategy<Value = (SettingKey, Option<SettingValue>)
         count(SettingKey::ReturnN, &[1, 2, 3, 5, 9]),
         count(SettingKey::MaxChunksPerDocument, &[1, 2, 4]),
         count(SettingKey::ExcerptMaxChars, &[4, 300]),
+        count(SettingKey::RelevantGrade, &[1, 2, 3]),
         number(SettingKey::PreciseThreshold, THRESHOLDS),
         number(SettingKey::HighlyRelevantThreshold, THRESHOLDS),
         number(SettingKey::ReferenceThreshold, THRESHOLDS),

@@ -101,6 +101,21 @@ fn outputs() -> Vec<(&'static str, String, Value)> {
         "report with a finding".to_owned(),
         to_value(&report),
     ));
+    // Graded judgments are echoed in the case's report.
+    let graded = parse_cases(
+        "cases",
+        r#"[{"caseId": "g", "query": "q", "judgments": {"d1": 2, "d2": -1}}]"#,
+    )
+    .unwrap();
+    let report = evaluate_analysis(
+        &graded,
+        &analyze(&runs, &Settings::default(), false).unwrap(),
+    );
+    outputs.push((
+        "report",
+        "report with judgments".to_owned(),
+        to_value(&report),
+    ));
     let compare_cases = parse_cases("cases", &fixture("compare-cases.json")).unwrap();
     let evaluate = |run: &str| {
         let batch = parse_document(run, &fixture(run));

@@ -44,6 +44,7 @@ class Settings(TypedDict, total=False):
     scoreKind: ScoreKind
     minQuality: float
     relativeQuality: float
+    relevantGrade: int
     useTraceOptions: bool
 
 
@@ -60,6 +61,7 @@ class Config(TypedDict):
     scoreKind: ScoreKind
     minQuality: float
     relativeQuality: float
+    relevantGrade: int
 
 
 class Diagnostic(TypedDict):
@@ -254,6 +256,7 @@ class GoldenSummary(TypedDict):
     meanPrecision: float
     meanReciprocalRank: float
     meanNdcg: float
+    meanAveragePrecision: float
 
 
 class CaseReport(TypedDict):
@@ -280,8 +283,10 @@ class CaseReport(TypedDict):
     precision: float
     reciprocalRank: float
     ndcg: float
+    averagePrecision: float
     note: str | None
     notes: str | None
+    judgments: NotRequired[dict[str, int]]
 
 
 class GoldenReport(TypedDict):
@@ -295,7 +300,7 @@ class GoldenReport(TypedDict):
 
 PairedBy = Literal["caseId", "query", "requestId"]
 
-GoldenMetric = Literal["hit", "recall", "precision", "reciprocalRank", "ndcg"]
+GoldenMetric = Literal["hit", "recall", "precision", "reciprocalRank", "ndcg", "map"]
 
 class CompareOptions(TypedDict):
     """The options of `compare` (they change no trace)."""

@@ -13,7 +13,7 @@ use crate::state::golden::GoldenState;
 use crate::state::AppState;
 use leptos::html;
 use leptos::prelude::*;
-use ragtrace_core::{ManyRunComparison, DELTA_METRICS, MOST_RUNS};
+use ragtrace_core::{ManyRunComparison, DELTA_METRICS, METRIC_LABELS, MOST_RUNS};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -198,9 +198,6 @@ fn ordered(means: &ManyRunComparison, sort: Option<(usize, bool)>) -> Vec<usize>
     }
     rows
 }
-
-/// The column headers' names.
-const METRIC_LABELS: [&str; 5] = ["hit", "recall@k", "P@k", "MRR", "nDCG@k"];
 
 /// An element with attributes.
 fn with(e: Option<Element>, attributes: &[(&str, &str)]) -> Option<Element> {

@@ -23,8 +23,8 @@ pub use letters::compact_letters;
 pub use render::{many_runs_markdown, many_runs_summary_text};
 pub use tukey::RandomisedTukey;
 
-use super::golden_delta::{SignificanceOptions, DELTA_METRICS, GATE_ALPHA, TIE_TOLERANCE};
-use crate::golden::{CaseSet, GoldenReport};
+use super::golden_delta::{SignificanceOptions, GATE_ALPHA, TIE_TOLERANCE};
+use crate::golden::{CaseSet, GoldenReport, Metric, MetricValues};
 use crate::stats::BootstrapMeans;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -80,7 +80,7 @@ pub struct ManyRunTable {
     pub partial_cases: Vec<PartialCase>,
     /// What the reader should know: repeated case ids, values that are not numbers.
     pub notes: Vec<String>,
-    /// `[case][run]`, the metrics in [`DELTA_METRICS`] order.
+    /// `[case][run]`, the metrics in [`Metric::ALL`] order.
     values: Vec<Values>,
 }
 
@@ -175,15 +175,8 @@ impl ManyRunTable {
                     .cases
                     .iter()
                     .map(|case| {
-                        case.linked_by.map(|_| {
-                            [
-                                if case.doc_hit { 1.0 } else { 0.0 },
-                                case.recall,
-                                case.precision,
-                                case.reciprocal_rank,
-                                case.ndcg,
-                            ]
-                        })
+                        case.linked_by
+                            .map(|_| Metric::ALL.map(|metric| metric.of_case(case)))
                     })
                     .collect()
             })
@@ -202,7 +195,7 @@ impl ManyRunTable {
     pub fn from_case_metrics(
         names: &[&str],
         cases: &CaseSet,
-        per_run: &[Vec<Option<[f64; 5]>>],
+        per_run: &[Vec<Option<MetricValues>>],
     ) -> Result<ManyRunTable, ManyRunError> {
         // One list of caseIds for every run: their lists are then the same at a glance.
         let case_ids: Vec<&str> = cases.cases.iter().map(|c| c.case_id.as_str()).collect();
@@ -392,11 +385,11 @@ impl ManyRunTable {
     }
 
     /// A table from values computed elsewhere: `values` is `[case][run]`, every run's
-    /// metrics in [`DELTA_METRICS`] order, one row of `names.len()` per case id.
+    /// metrics in [`Metric::ALL`] order, one row of `names.len()` per case id.
     pub fn from_values(
         names: &[&str],
         case_ids: Vec<String>,
-        values: Vec<[f64; 5]>,
+        values: Vec<MetricValues>,
     ) -> Result<ManyRunTable, ManyRunError> {
         check_run_names(names)?;
         if case_ids.is_empty() {
@@ -437,8 +430,8 @@ impl ManyRunTable {
         })
     }
 
-    /// `[case][run]`: per case, every run's metrics in [`DELTA_METRICS`] order.
-    pub fn values(&self) -> &[[f64; 5]] {
+    /// `[case][run]`: per case, every run's metrics in [`Metric::ALL`] order.
+    pub fn values(&self) -> &[MetricValues] {
         &self.values
     }
 }
@@ -479,7 +472,7 @@ impl ManyRunTest {
             ),
             bootstrap: BootstrapMeans::new(
                 rows,
-                runs * DELTA_METRICS.len(),
+                runs * Metric::COUNT,
                 options.resamples,
                 options.bootstrap_seed,
             ),
@@ -509,7 +502,7 @@ impl ManyRunTest {
     pub fn finish(mut self) -> ManyRunSignificance {
         self.advance(usize::MAX);
         let intervals = self.bootstrap.intervals(self.options.confidence);
-        let width = DELTA_METRICS.len();
+        let width = Metric::COUNT;
         ManyRunSignificance {
             options: self.options,
             p: self.tukey.p_values(),
@@ -584,7 +577,7 @@ pub struct ManyRunComparison {
     pub alpha: f64,
     /// The tests' settings; null before the tests ran.
     pub significance_options: Option<SignificanceOptions>,
-    /// In [`DELTA_METRICS`] order.
+    /// In [`Metric::ALL`] order.
     pub metrics: Vec<ManyRunMetric>,
 }
 
@@ -602,10 +595,10 @@ pub fn compare_many(
     let runs = table.runs.len();
     let cases = table.case_ids.len();
     let sums = tukey::sums_of(&table.values, runs);
-    let metrics = DELTA_METRICS
+    let metrics = Metric::ALL
         .iter()
-        .enumerate()
-        .map(|(m, &metric)| {
+        .map(|metric| (metric.index(), metric.key()))
+        .map(|(m, metric)| {
             let means: Vec<f64> = sums.iter().map(|s| s[m] / cases as f64).collect();
             let mut wins = vec![vec![0usize; runs]; runs];
             let mut ties = vec![vec![0usize; runs]; runs];

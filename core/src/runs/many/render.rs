@@ -2,15 +2,17 @@
 //! metrics, each mean with its letters.
 
 use super::ManyRunComparison;
+use crate::golden::METRIC_LABELS;
 use crate::render::{md_cell, num, p_value, Table};
 use std::fmt::Write as _;
 
-/// The metrics' names as the table heads them.
-const HEADS: [&str; 5] = ["run", "hit", "recall@k", "P@k", "MRR"];
+/// A table's header: its first column, then the metrics' labels.
+fn header(first: &'static str) -> Vec<&'static str> {
+    std::iter::once(first).chain(METRIC_LABELS).collect()
+}
 
 fn table(c: &ManyRunComparison) -> Table {
-    let mut header = HEADS.to_vec();
-    header.push("nDCG@k");
+    let header = header("run");
     let rows = c
         .runs
         .iter()
@@ -66,7 +68,7 @@ pub fn many_runs_markdown(c: &ManyRunComparison) -> String {
             "Tukey HSD p of every pair, per metric (wins / ties / losses of the first run).\n\n",
         );
         let mut pairs = Table {
-            header: vec!["pair", "hit", "recall@k", "P@k", "MRR", "nDCG@k"],
+            header: header("pair"),
             rows: Vec::new(),
         };
         for (i, j) in super::tukey::pairs(c.runs.len()) {

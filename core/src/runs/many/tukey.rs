@@ -11,12 +11,12 @@
 //! chunks ([`RandomisedTukey::advance`]) and the draws come from one generator in one
 //! order, so the p-values do not depend on the chunking.
 
+use crate::golden::{Metric, MetricValues};
 use crate::lanes::F64x2;
-use crate::runs::golden_delta::DELTA_METRICS;
 use crate::stats::SplitMix64;
 
-/// The metrics' values of one run on one query, in [`DELTA_METRICS`] order.
-pub(super) type Values = [f64; DELTA_METRICS.len()];
+/// The metrics' values of one run on one query, in [`Metric::ALL`] order.
+pub(super) type Values = MetricValues;
 
 /// Up to this many runs, a query's permutation is drawn as an index into the table of
 /// all orderings (8! = 40,320 orderings of 8 bytes); beyond, by a Fisher-Yates shuffle.
@@ -44,7 +44,7 @@ pub struct RandomisedTukey {
     /// difference of the sums, less the tolerance.
     thresholds: Vec<Values>,
     /// Per pair and metric: permutations whose range reached the threshold.
-    at_least: Vec<[u32; DELTA_METRICS.len()]>,
+    at_least: Vec<[u32; Metric::COUNT]>,
     sums: Vec<Values>,
     /// Two runs: the random bits of one permutation, one per query.
     words: Vec<u64>,
@@ -93,7 +93,7 @@ impl RandomisedTukey {
         let observed = sums_of(values, runs);
         let thresholds = pairs(runs)
             .map(|(i, j)| {
-                let mut threshold = [0.0; DELTA_METRICS.len()];
+                let mut threshold = [0.0; Metric::COUNT];
                 for (m, slot) in threshold.iter_mut().enumerate() {
                     let scale: f64 = values
                         .chunks_exact(runs)
@@ -112,12 +112,12 @@ impl RandomisedTukey {
         RandomisedTukey {
             runs,
             chosen: vec![0; active.len()],
-            at_least: vec![[0; DELTA_METRICS.len()]; thresholds.len()],
+            at_least: vec![[0; Metric::COUNT]; thresholds.len()],
             thresholds,
             active,
             values: kept,
             orderings,
-            sums: vec![[0.0; DELTA_METRICS.len()]; runs],
+            sums: vec![[0.0; Metric::COUNT]; runs],
             words: vec![0; if runs == 2 { queries.div_ceil(64) } else { 0 }],
             rng: SplitMix64::new(seed),
             permutations,
@@ -215,7 +215,7 @@ impl RandomisedTukey {
     fn accumulate_any(&mut self) {
         let runs = self.runs;
         for s in &mut self.sums {
-            *s = [0.0; DELTA_METRICS.len()];
+            *s = [0.0; Metric::COUNT];
         }
         for (row, &chosen) in self.values.chunks_exact(runs).zip(&self.chosen) {
             let at = chosen as usize * runs;
@@ -230,7 +230,7 @@ impl RandomisedTukey {
     }
 
     fn count(&mut self) {
-        let mut range = [0.0; DELTA_METRICS.len()];
+        let mut range = [0.0; Metric::COUNT];
         for (m, slot) in range.iter_mut().enumerate() {
             let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
             for s in &self.sums {
@@ -240,7 +240,7 @@ impl RandomisedTukey {
             *slot = high - low;
         }
         for (counts, threshold) in self.at_least.iter_mut().zip(&self.thresholds) {
-            for m in 0..DELTA_METRICS.len() {
+            for m in 0..Metric::COUNT {
                 counts[m] += u32::from(range[m] >= threshold[m]);
             }
         }
@@ -252,7 +252,7 @@ impl RandomisedTukey {
     pub fn p_values(&self) -> Vec<Vec<Vec<f64>>> {
         let runs = self.runs;
         let denominator = (1 + self.done) as f64;
-        (0..DELTA_METRICS.len())
+        (0..Metric::COUNT)
             .map(|m| {
                 let mut matrix = vec![vec![1.0; runs]; runs];
                 for ((i, j), counts) in pairs(runs).zip(&self.at_least) {
@@ -274,19 +274,48 @@ struct Permuted<'a> {
     chosen: &'a [u32],
 }
 
-/// A run's permuted sums: the first four metrics in two pairs, the fifth alone.
+/// The metrics summed two at a time.
+const PAIRS: usize = Metric::COUNT / 2;
+
+/// A run's permuted sums: the metrics in pairs, and the last alone when their count is odd.
 #[derive(Clone, Copy)]
 struct RunSums {
-    pairs: [F64x2; 2],
+    pairs: [F64x2; PAIRS],
     last: f64,
 }
 
-/// A run's values as two pairs and the fifth (always: five values).
-#[inline]
-fn split_run(values: &Values) -> Option<(&[f64; 2], &[f64; 2], f64)> {
-    let (low, rest) = values.split_first_chunk::<2>()?;
-    let (high, rest) = rest.split_first_chunk::<2>()?;
-    Some((low, high, *rest.first()?))
+impl RunSums {
+    fn zero() -> RunSums {
+        RunSums {
+            pairs: [F64x2::zero(); PAIRS],
+            last: 0.0,
+        }
+    }
+
+    /// Adds a run's values (a loop of constant length: unrolled).
+    #[inline]
+    fn add(&mut self, values: &Values) {
+        for (p, sum) in self.pairs.iter_mut().enumerate() {
+            if let Some(pair) = values.get(2 * p..).and_then(<[f64]>::first_chunk::<2>) {
+                *sum = sum.add(F64x2::load(pair));
+            }
+        }
+        if Metric::COUNT % 2 == 1 {
+            self.last += values[Metric::COUNT - 1];
+        }
+    }
+
+    fn values(&self) -> Values {
+        let mut out = [0.0; Metric::COUNT];
+        for (p, pair) in self.pairs.iter().enumerate() {
+            out[2 * p] = pair.low();
+            out[2 * p + 1] = pair.high();
+        }
+        if Metric::COUNT % 2 == 1 {
+            out[Metric::COUNT - 1] = self.last;
+        }
+        out
+    }
 }
 
 /// `sums_N`: the permuted sums of `N` runs, each in the order of the queries. Written
@@ -296,7 +325,7 @@ macro_rules! permuted_sums {
     ($($name:ident: $runs:literal [$($r:literal)*];)*) => {$(
         #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
         fn $name(&self) -> [RunSums; $runs] {
-            let mut sums = [RunSums { pairs: [F64x2::zero(); 2], last: 0.0 }; $runs];
+            let mut sums = [RunSums::zero(); $runs];
             for (row, &chosen) in self.values.chunks_exact($runs).zip(self.chosen) {
                 let at = chosen as usize * $runs;
                 // Always there: rows of `$runs` runs, indexes into the table of orderings.
@@ -307,12 +336,8 @@ macro_rules! permuted_sums {
                     continue;
                 };
                 $(
-                    let from = row.get(usize::from(ordering[$r]));
-                    if let Some((low, high, last)) = from.and_then(split_run) {
-                        let sum = &mut sums[$r];
-                        sum.pairs[0] = sum.pairs[0].add(F64x2::load(low));
-                        sum.pairs[1] = sum.pairs[1].add(F64x2::load(high));
-                        sum.last += last;
+                    if let Some(from) = row.get(usize::from(ordering[$r])) {
+                        sums[$r].add(from);
                     }
                 )*
             }
@@ -336,14 +361,13 @@ impl Permuted<'_> {
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
 fn copy_sums(permuted: &[RunSums], sums: &mut [Values]) {
     for (sum, run) in sums.iter_mut().zip(permuted) {
-        let [a, b] = run.pairs;
-        *sum = [a.low(), a.high(), b.low(), b.high(), run.last];
+        *sum = run.values();
     }
 }
 
 /// Per run, the sums of the metrics over the queries.
 pub(super) fn sums_of(values: &[Values], runs: usize) -> Vec<Values> {
-    let mut sums = vec![[0.0; DELTA_METRICS.len()]; runs];
+    let mut sums = vec![[0.0; Metric::COUNT]; runs];
     for row in values.chunks_exact(runs.max(1)) {
         for (sum, v) in sums.iter_mut().zip(row) {
             for (s, x) in sum.iter_mut().zip(v) {
