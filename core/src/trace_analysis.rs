@@ -974,7 +974,7 @@ struct Qualities {
     gate_inert: bool,
     /// Some quality was computed from a distance, so `maxL2Distance` changes it.
     reads_distance: bool,
-    /// Scores (or `denseDistance`s) read under `scoreKind`.
+    /// Scores (or `denseDistance`s) read under a `scoreKind` other than l2.
     scores_read: u32,
     /// Of them, those outside the kind's range.
     out_of_range: u32,
@@ -1050,14 +1050,18 @@ impl Qualities {
                 | QualityBasis::DenseDistance { .. }
                 | QualityBasis::MaxRankDense { .. }
         );
-        self.scores_read += u32::from(matches!(
-            q.basis,
-            QualityBasis::Dense { .. }
-                | QualityBasis::DenseDistance { .. }
-                | QualityBasis::MaxRankDense { .. }
-                | QualityBasis::NoDistance
-        ));
-        self.out_of_range += u32::from(q.out_of_range);
+        // Only a kind other than l2 has a range to check (l2's negative distances
+        // have their own warning), so l2 counts nothing here.
+        if config.score_kind != ScoreKind::L2 {
+            self.scores_read += u32::from(matches!(
+                q.basis,
+                QualityBasis::Dense { .. }
+                    | QualityBasis::DenseDistance { .. }
+                    | QualityBasis::MaxRankDense { .. }
+                    | QualityBasis::NoDistance
+            ));
+            self.out_of_range += u32::from(q.out_of_range);
+        }
         if status == Status::Accepted {
             self.raise_top(q.score);
             self.top_parts.add(q);

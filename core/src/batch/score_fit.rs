@@ -25,7 +25,8 @@ pub(crate) struct ScoreFit {
     falling: usize,
     /// Traces of either direction that contradict their own kind.
     contradicting: usize,
-    /// Scores read under a kind (a dense score, a `denseDistance` read).
+    /// Scores read under a kind other than l2, which has no range to check (a dense
+    /// score, a `denseDistance` read).
     read: usize,
     /// Of them, those outside their kind's range.
     out_of_range: usize,
