@@ -37,6 +37,7 @@ mod properties;
 mod reanalyze;
 mod score_floors;
 mod score_kind;
+mod score_kind_spans;
 mod seed_scenarios;
 mod stream;
 mod trec_eval_vectors;
