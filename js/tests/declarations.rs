@@ -1,6 +1,6 @@
 //! The hand-written TypeScript declarations (types/ragtrace.d.ts) against real output:
-//! every interface lists exactly the keys the JSON has, and a key typed without
-//! `null` is never null. Native: the JSON is the core's, which the API hands over as is.
+//! every interface lists exactly the keys the JSON has (a key declared optional, `key?:`,
+//! may be absent), and a key typed without `null` is never null. Native: the JSON is the core's, which the API hands over as is.
 #![cfg(not(target_arch = "wasm32"))]
 
 use ragtrace_core::{analyze, calibrate, evaluate_analysis, parse_cases, parse_document, Settings};
@@ -16,9 +16,16 @@ const SAMPLE_CASES: &str = include_str!("../../samples/golden-cases-sample.json"
 const CALIBRATION_CASES: &str = include_str!("../../tests/fixtures/calibration/cases.json");
 const CALIBRATION_TRACES: &str = include_str!("../../tests/fixtures/calibration/traces.json");
 
-/// Interface name -> (key -> declared type), `extends` resolved.
-fn interfaces() -> BTreeMap<String, BTreeMap<String, String>> {
-    let mut found: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+/// A key's declared type, and whether the key may be absent (`key?:`).
+#[derive(Clone)]
+struct Declared {
+    ty: String,
+    optional: bool,
+}
+
+/// Interface name -> (key -> its declaration), `extends` resolved.
+fn interfaces() -> BTreeMap<String, BTreeMap<String, Declared>> {
+    let mut found: BTreeMap<String, BTreeMap<String, Declared>> = BTreeMap::new();
     let mut current: Option<String> = None;
     for line in DECLARATIONS.lines() {
         if let Some(head) = line.strip_prefix("export interface ") {
@@ -35,8 +42,12 @@ fn interfaces() -> BTreeMap<String, BTreeMap<String, String>> {
         } else if let (Some(name), Some(field)) = (&current, line.strip_prefix("  ")) {
             if let Some((key, ty)) = field.split_once(": ") {
                 if !key.starts_with(['/', '*', ' ']) {
+                    let declared = Declared {
+                        ty: ty.to_owned(),
+                        optional: key.ends_with('?'),
+                    };
                     let key = key.trim_end_matches('?').to_owned();
-                    found.get_mut(name).unwrap().insert(key, ty.to_owned());
+                    found.get_mut(name).unwrap().insert(key, declared);
                 }
             }
         }
@@ -45,7 +56,7 @@ fn interfaces() -> BTreeMap<String, BTreeMap<String, String>> {
 }
 
 struct Checker {
-    interfaces: BTreeMap<String, BTreeMap<String, String>>,
+    interfaces: BTreeMap<String, BTreeMap<String, Declared>>,
     checked: BTreeSet<String>,
 }
 
@@ -55,12 +66,23 @@ impl Checker {
         let object: &Map<String, Value> = value.as_object().unwrap();
         let declared: BTreeSet<&str> = fields.keys().map(String::as_str).collect();
         let actual: BTreeSet<&str> = object.keys().map(String::as_str).collect();
-        assert_eq!(declared, actual, "keys of {interface}");
-        for (key, ty) in fields {
-            if object[key].is_null() {
+        let required: BTreeSet<&str> = fields
+            .iter()
+            .filter(|(_, d)| !d.optional)
+            .map(|(key, _)| key.as_str())
+            .collect();
+        let undeclared: Vec<&&str> = actual.difference(&declared).collect();
+        let missing: Vec<&&str> = required.difference(&actual).collect();
+        assert!(
+            undeclared.is_empty() && missing.is_empty(),
+            "keys of {interface}: undeclared {undeclared:?}, required but absent {missing:?}"
+        );
+        for (key, declared) in fields {
+            if object.get(key).is_some_and(Value::is_null) {
                 assert!(
-                    ty.contains("null"),
-                    "{interface}.{key} is null, declared {ty}"
+                    declared.ty.contains("null"),
+                    "{interface}.{key} is null, declared {}",
+                    declared.ty
                 );
             }
         }
@@ -211,6 +233,8 @@ fn every_interface_matches_the_json_the_api_returns() {
     for key in settings.keys() {
         let value = if key == "hybridQuality" {
             "\"maxRankDense\""
+        } else if key == "scoreKind" {
+            "\"cosineSimilarity\""
         } else if key == "useTraceOptions" {
             "false"
         } else {
