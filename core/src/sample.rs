@@ -1071,10 +1071,11 @@ mod tests {
         assert_eq!(cases.cases.len(), 101);
         assert!(cases.diagnostics.is_empty(), "{:?}", cases.diagnostics);
         let batch = crate::input::parse_document("gen", &generate_batch(500, 8, 42));
-        let analysis = match crate::analysis::analyze(&batch, &crate::Settings::default(), false) {
-            Ok(analysis) => analysis,
-            Err(err) => panic!("{err}"),
-        };
+        let analysis =
+            match crate::analysis::analyze(&batch, &crate::config::Settings::default(), false) {
+                Ok(analysis) => analysis,
+                Err(err) => panic!("{err}"),
+            };
         let report = crate::golden::evaluate_analysis(&cases, &analysis);
         let levels = &report.summary.levels;
         assert!(

@@ -216,9 +216,10 @@ impl WarningsBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::analyze;
+    use crate::config::Settings;
     use crate::input::parse_document;
     use crate::sample::generate_batch_lines;
-    use crate::{analyze, Settings};
     use serde_json::{json, Value};
 
     /// The batch's warnings are every finding grouped by its code in order of first

@@ -2,7 +2,7 @@
 
 use super::Observation;
 use crate::golden::GoldenLevel;
-use crate::Level;
+use crate::outcome::Level;
 use serde::Serialize;
 
 /// Golden outcomes of a group of cases.

@@ -11,9 +11,13 @@
 //! `miss`), the gate *flags* a trace when `topQuality < t`. One sort of the
 //! observations by top quality, then one walk, gives every threshold: O(n log n).
 
+use crate::analysis::{analyze, Analysis};
+use crate::config::{Config, ConfigError, Settings};
 use crate::golden::{self, CaseSet, GoldenLevel, GoldenReport};
+use crate::input::ParsedBatch;
 use crate::label::CanonicalLabel;
-use crate::{analyze, Analysis, Config, ConfigError, Level, ParsedBatch, Settings, TraceAnalysis};
+use crate::outcome::Level;
+use crate::trace_analysis::TraceAnalysis;
 use serde::Serialize;
 
 mod gate;

@@ -6,9 +6,10 @@ use super::gate::{
 };
 use super::levels::{discordant_pairs, LevelTable, OutcomeCounts};
 use super::{Observation, ANECDOTAL_BELOW};
+use crate::config::Config;
 use crate::golden::GoldenLevel;
+use crate::outcome::Level;
 use crate::render::opt_num;
-use crate::{Config, Level};
 use serde::Serialize;
 
 /// One setting a suggestion changes.

@@ -501,14 +501,15 @@ mod tests {
             {"docId":"c","evidenceKey":"big","originalRank":5000000000,"score":0.3},
             {"docId":"c","evidenceKey":"big","originalRank":5000000001,"score":0.4}]}"#;
         let batch = crate::input::parse_document("t", text);
-        let Ok(analysis) = crate::analysis::analyze(&batch, &crate::Settings::default(), false)
+        let Ok(analysis) =
+            crate::analysis::analyze(&batch, &crate::config::Settings::default(), false)
         else {
             panic!("valid settings");
         };
         let Some(t) = analysis.traces.first() else {
             panic!("one trace");
         };
-        let explained = crate::explain::explain_one(0, t, &crate::Settings::default());
+        let explained = crate::explain::explain_one(0, t, &crate::config::Settings::default());
         let reasons: Vec<(usize, Option<&str>)> = explained
             .candidates
             .iter()

@@ -7,7 +7,7 @@
 //! formulas and then to the exact `f64` edge ([`boundary`]), `hybridQuality` by trying
 //! each value. A change of a continuous setting, of `hybridQuality`, and every fix of
 //! a golden case is then confirmed by running the pipeline under it
-//! ([`crate::Analysis::reanalyze`]'s per-trace step); one that does not give what the
+//! ([`crate::analysis::Analysis::reanalyze`]'s per-trace step); one that does not give what the
 //! formula said is not reported.
 
 mod batch;

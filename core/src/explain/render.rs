@@ -121,7 +121,7 @@ pub fn explain_markdown(e: &Explanation) -> String {
         let dropped: Vec<_> = t
             .candidates
             .iter()
-            .filter(|c| c.status != crate::Status::Accepted)
+            .filter(|c| c.status != crate::pipeline::Status::Accepted)
             .collect();
         if dropped.is_empty() {
             continue;
@@ -154,7 +154,7 @@ pub fn explain_summary_text(e: &Explanation) -> String {
         .traces
         .iter()
         .flat_map(|t| &t.candidates)
-        .filter(|c| c.status != crate::Status::Accepted)
+        .filter(|c| c.status != crate::pipeline::Status::Accepted)
         .count();
     let acceptable: usize = e
         .traces

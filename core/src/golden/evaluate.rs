@@ -78,7 +78,7 @@ impl RunTrace {
 
 impl<'a> RunView<'a> {
     /// What [`RunTrace::from_analysis`] holds of `trace`, without copying its text.
-    pub(crate) fn of_analysis(trace: &'a crate::TraceAnalysis) -> RunView<'a> {
+    pub(crate) fn of_analysis(trace: &'a crate::trace_analysis::TraceAnalysis) -> RunView<'a> {
         RunView {
             name: trace.name(),
             k: trace.return_n(),
@@ -632,7 +632,7 @@ pub(crate) fn evaluate_case(
 
 impl RunTrace {
     /// The evaluator's view of one analysed trace under the current configuration.
-    pub fn from_analysis(trace: &crate::TraceAnalysis) -> RunTrace {
+    pub fn from_analysis(trace: &crate::trace_analysis::TraceAnalysis) -> RunTrace {
         RunTrace {
             name: trace.name().into_owned(),
             case_id: trace.trace.case_id.as_deref().map(str::to_owned),
@@ -659,7 +659,7 @@ impl RunTrace {
 ///
 /// The linked traces are read in place: copying every trace's accepted blocks into
 /// [`RunTrace`]s was most of an evaluation's time.
-pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenReport {
+pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::analysis::Analysis) -> GoldenReport {
     let traces = &analysis.traces;
     let links = link_cases_by_keys(
         &cases.cases,
@@ -827,11 +827,11 @@ mod tests {
             };
             cases.cases.truncate(traces / 3);
             cases.cases.extend(more.cases);
-            let settings = crate::Settings {
+            let settings = crate::config::Settings {
                 return_n: Some(4),
-                ..crate::Settings::default()
+                ..crate::config::Settings::default()
             };
-            let Ok(analysis) = crate::analyze(&batch, &settings, false) else {
+            let Ok(analysis) = crate::analysis::analyze(&batch, &settings, false) else {
                 panic!("valid settings");
             };
             let runs: Vec<RunTrace> = analysis

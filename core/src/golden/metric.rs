@@ -365,9 +365,9 @@ mod tests {
     #[test]
     fn the_table_names_report_json_s_keys() {
         let case = crate::golden::evaluate_runs(
-            &[crate::GoldenCase {
+            &[crate::golden::GoldenCase {
                 case_id: "c".to_owned(),
-                ..crate::GoldenCase::default()
+                ..crate::golden::GoldenCase::default()
             }],
             &[],
             3,

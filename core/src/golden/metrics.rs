@@ -6,14 +6,17 @@ use super::metric::{Judged, Metric, MetricValues};
 use super::relevance::judged_docs;
 use crate::fast_hash::FastMap;
 use crate::input::{name_hash, Trace};
-use crate::TraceAnalysis;
+use crate::trace_analysis::TraceAnalysis;
 
 /// Each case's metrics against an analysis, as [`evaluate_analysis`](crate::evaluate_analysis)
 /// computes them, in [`Metric::ALL`] order, or `None` for a case no trace links to.
 /// Nothing else of an evaluation (levels, evidence, lists, notes) is built and no string
 /// is copied: what a comparison of many runs reads of each. For several analyses against
 /// the same cases, [`CaseMetrics`] reads the cases once.
-pub fn case_metrics(cases: &CaseSet, analysis: &crate::Analysis) -> Vec<Option<MetricValues>> {
+pub fn case_metrics(
+    cases: &CaseSet,
+    analysis: &crate::analysis::Analysis,
+) -> Vec<Option<MetricValues>> {
     CaseMetrics::new(cases).of(analysis)
 }
 
@@ -47,7 +50,7 @@ impl<'a> CaseMetrics<'a> {
     }
 
     /// Each case's metrics against `analysis` (see [`case_metrics`]).
-    pub fn of(&self, analysis: &crate::Analysis) -> Vec<Option<MetricValues>> {
+    pub fn of(&self, analysis: &crate::analysis::Analysis) -> Vec<Option<MetricValues>> {
         let relevant_grade = i64::try_from(analysis.config.relevant_grade).unwrap_or(i64::MAX);
         let cases = self.by_id.next.len();
         // Per case, its values against the trace it links to by caseId, and by query (kept

@@ -56,7 +56,7 @@ pub enum LinkedBy {
 pub struct GoldenReport {
     /// The effective configuration; `evaluate` leaves an empty object for the
     /// caller to fill (the evaluator does not know the configuration type); every
-    /// shell fills it with the [`Config`](crate::Config) it evaluated under.
+    /// shell fills it with the [`Config`](crate::config::Config) it evaluated under.
     #[cfg_attr(feature = "schema", schemars(with = "crate::config::Config"))]
     pub config: Value,
     pub summary: GoldenSummary,

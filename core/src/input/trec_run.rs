@@ -258,7 +258,7 @@ mod tests {
             .find(|d| d.code == "duplicate-docno")
             .unwrap_or_else(|| panic!("a note: {:?}", trace.diagnostics));
         assert!(note.message.contains("lines 1 and 2"), "{}", note.message);
-        let analysis = crate::analyze(&batch, &crate::Settings::default(), false)
+        let analysis = crate::analysis::analyze(&batch, &crate::config::Settings::default(), false)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(analysis.traces[0].accepted_candidates().count(), 1);
     }

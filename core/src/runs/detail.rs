@@ -1,7 +1,8 @@
 //! The names and lists of one pair, built when they are read.
 
 use super::paired::PairComparison;
-use crate::{Analysis, TraceAnalysis};
+use crate::analysis::Analysis;
+use crate::trace_analysis::TraceAnalysis;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -2,9 +2,11 @@
 //! their summaries by group: what the page recomputes on every knob change.
 
 use super::pairing::{pair_runs, traces_of, Link, LinkedTraces, ModePair, PairedBy, Pairing};
+use crate::analysis::Analysis;
 use crate::input::NameHashes;
+use crate::outcome::Level;
 use crate::stats::{self, Rbo};
-use crate::{Analysis, Level, TraceAnalysis};
+use crate::trace_analysis::TraceAnalysis;
 use serde::Serialize;
 
 /// The options of a comparison (not knobs of the analysis: they change no trace).
@@ -398,8 +400,10 @@ pub fn compare_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::analyze;
+    use crate::config::Settings;
+    use crate::input::{parse_document, ParsedBatch};
     use crate::runs::test_support::*;
-    use crate::{analyze, parse_document, ParsedBatch, Settings};
 
     /// A: a b c (k = 5), B: c a d. Overlap@5 {a, c} = 2/5; Jaccard 2/4; common ranks
     /// a (0, 1), c (2, 0): discordant, tau-b -1.

@@ -2,11 +2,12 @@
 //! query, else by requestId. It depends on the input only, so it is made once per pair
 //! of loaded batches.
 
+use crate::analysis::Analysis;
 use crate::fast_hash::FastMap;
 use crate::golden::normalize_query;
 use crate::input::NameHashes;
+use crate::input::Trace;
 use crate::label::CanonicalLabel;
-use crate::{Analysis, Trace};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -5,9 +5,9 @@ use super::golden_delta::GoldenComparison;
 use super::{CompareReport, Distribution, GroupSummary};
 use crate::golden::GoldenLevel;
 use crate::golden::{Metric, DELTA_METRICS};
+use crate::outcome::Level;
 use crate::render::Align::{Left, Right};
 use crate::render::{md_cell, md_head, md_row, opt_num, p_value};
-use crate::Level;
 use std::fmt::Write as _;
 
 fn distribution_row(out: &mut String, name: &str, d: &Distribution) {

@@ -4,7 +4,7 @@ use super::detail::{pair_detail, PairDetail};
 use super::golden_delta;
 use super::paired::{compare_runs, CompareOptions, GroupSummary, RunComparison};
 use super::pairing::{Pairing, UnpairedTrace};
-use crate::Analysis;
+use crate::analysis::Analysis;
 use serde::Serialize;
 
 /// `compare.json`: the comparison with every pair's detail, and the golden deltas when
@@ -17,7 +17,7 @@ pub struct CompareReport {
     pub version: u32,
     pub options: CompareOptions,
     /// The settings both runs were analysed under (defaults plus the user's settings).
-    pub config: crate::Config,
+    pub config: crate::config::Config,
     pub runs: RunSizes,
     pub groups: Vec<GroupSummary>,
     pub pairs: Vec<PairDetail>,
@@ -80,14 +80,14 @@ pub fn compare_report(
 /// (default seeds). The one entry point of the CLI's `compare` and the JS API's
 /// `compareRuns`, so both report the same numbers. `Err` when the settings are invalid.
 pub fn compare_batches(
-    a: &crate::ParsedBatch,
-    b: &crate::ParsedBatch,
-    settings: &crate::Settings,
+    a: &crate::input::ParsedBatch,
+    b: &crate::input::ParsedBatch,
+    settings: &crate::config::Settings,
     cases: Option<&crate::golden::CaseSet>,
     options: &CompareOptions,
 ) -> Result<CompareReport, crate::ConfigError> {
-    let analysis_a = crate::analyze(a, settings, false)?;
-    let analysis_b = crate::analyze(b, settings, false)?;
+    let analysis_a = crate::analysis::analyze(a, settings, false)?;
+    let analysis_b = crate::analysis::analyze(b, settings, false)?;
     let (pairing, comparison) = compare_runs(&analysis_a, &analysis_b, options);
     let golden = cases.map(|cases| {
         let scores = |analysis: &Analysis| {

@@ -1,7 +1,9 @@
 //! What the tests of the runs modules share: small runs and their comparison.
 
 use super::{compare_runs, CompareOptions, GroupSummary, PairComparison, UnpairedTrace};
-use crate::{analyze, parse_document, Analysis, Settings};
+use crate::analysis::{analyze, Analysis};
+use crate::config::Settings;
+use crate::input::parse_document;
 
 pub(super) fn run(traces: &str) -> Analysis {
     let batch = parse_document("run", traces);

@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// Only `returnN` and `maxChunksPerDocument` decide which blocks are accepted; a move of
 /// `maxL2Distance`, `hybridQuality`, a threshold or `excerptMaxChars` leaves the lists
 /// as they were. Comparing is cheap after such a move
-/// ([`Analysis::reanalyze`](crate::Analysis::reanalyze) shares the decisions, so a trace
+/// ([`Analysis::reanalyze`](crate::analysis::Analysis::reanalyze) shares the decisions, so a trace
 /// compares by pointer); otherwise a trace compares its accepted candidates' indices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcceptedLists(Vec<AcceptedList>);

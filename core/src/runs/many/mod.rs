@@ -569,7 +569,7 @@ pub struct ManyRunComparison {
     /// The reference run of the regression gate (the first run when none was named).
     pub baseline: String,
     /// The settings every run was analysed under; null when built from evaluations.
-    pub config: Option<crate::Config>,
+    pub config: Option<crate::config::Config>,
     pub cases: ManyRunCases,
     pub partial_cases: Vec<PartialCase>,
     pub notes: Vec<String>,
@@ -666,7 +666,7 @@ pub struct ManyRunOptions {
 
 /// Notes on traces of one run that repeat the caseId (or, without one, the query) of an
 /// earlier trace of the same run: a case links to the first of them only.
-fn repeated_keys_note(name: &str, batch: &crate::ParsedBatch) -> Option<String> {
+fn repeated_keys_note(name: &str, batch: &crate::input::ParsedBatch) -> Option<String> {
     let mut seen: std::collections::HashSet<(bool, &str)> = std::collections::HashSet::new();
     let mut repeated: Vec<&str> = Vec::new();
     for trace in &batch.traces {
@@ -693,7 +693,7 @@ fn repeated_keys_note(name: &str, batch: &crate::ParsedBatch) -> Option<String> 
 /// traces of a run that repeat a key, for [`ManyRunTable::notes`]. The page checks its
 /// runs with it, then evaluates each run as its knobs change.
 pub fn check_many_batches(
-    runs: &[(&str, &crate::ParsedBatch)],
+    runs: &[(&str, &crate::input::ParsedBatch)],
 ) -> Result<Vec<String>, ManyRunError> {
     let names: Vec<&str> = runs.iter().map(|(name, _)| *name).collect();
     check_run_names(&names)?;
@@ -721,8 +721,8 @@ pub fn check_many_batches(
 /// `options` say otherwise). The one entry point of the CLI's `compare --run`, the JS
 /// API's `compareRuns` and the Python package's `compare_many`.
 pub fn compare_many_batches(
-    runs: &[(&str, &crate::ParsedBatch)],
-    settings: &crate::Settings,
+    runs: &[(&str, &crate::input::ParsedBatch)],
+    settings: &crate::config::Settings,
     cases: &CaseSet,
     options: &ManyRunOptions,
 ) -> Result<ManyRunComparison, ManyRunError> {
@@ -744,8 +744,8 @@ pub fn compare_many_batches(
     let mut reports = Vec::with_capacity(runs.len());
     let mut config = None;
     for (_, batch) in runs {
-        let analysis =
-            crate::analyze(batch, settings, false).map_err(|e| error("/config", e.to_string()))?;
+        let analysis = crate::analysis::analyze(batch, settings, false)
+            .map_err(|e| error("/config", e.to_string()))?;
         config = Some(analysis.config);
         reports.push(crate::golden::evaluate_analysis(cases, &analysis));
     }
