@@ -126,7 +126,11 @@ fn default_config_lists_every_key() {
         get(&config, "hybridQuality").as_string().as_deref(),
         Some("rank")
     );
-    assert_eq!(Object::keys(config.unchecked_ref::<Object>()).length(), 8);
+    assert_eq!(get(&config, "scoreKind").as_string().as_deref(), Some("l2"));
+    assert_eq!(get(&config, "minQuality").as_f64(), Some(0.0));
+    assert_eq!(get(&config, "relativeQuality").as_f64(), Some(0.0));
+    assert_eq!(get(&config, "relevantGrade").as_f64(), Some(1.0));
+    assert_eq!(Object::keys(config.unchecked_ref::<Object>()).length(), 12);
 }
 
 #[wasm_bindgen_test]
