@@ -165,6 +165,9 @@ pub use crate::golden::{
     GoldenSummary, Judgments, LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace,
     TREC_RUN_TAG,
 };
+pub use crate::golden::{
+    FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
+};
 pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 
 // Calibration of the levels and the gate against golden cases.

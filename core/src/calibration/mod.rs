@@ -11,7 +11,7 @@
 //! `miss`), the gate *flags* a trace when `topQuality < t`. One sort of the
 //! observations by top quality, then one walk, gives every threshold: O(n log n).
 
-use crate::golden::{self, CaseSet, GoldenLevel, GoldenReport};
+use crate::golden::{self, CaseSet, FloorSweep, GoldenLevel, GoldenReport};
 use crate::label::CanonicalLabel;
 use crate::{analyze, Analysis, Config, ConfigError, Level, ParsedBatch, Settings, TraceAnalysis};
 use serde::Serialize;
@@ -57,6 +57,9 @@ pub struct Calibration {
     pub levels: LevelTable,
     pub gate: GateScopes,
     pub suggestions: Vec<Suggestion>,
+    /// Recall, blocks and `NO_MATCH` traces against each score floor (contract section
+    /// 10.2), over the cases and their linked traces.
+    pub floor_sweep: FloorSweep,
 }
 
 /// Cases no trace answers, and why.
@@ -192,6 +195,16 @@ pub fn calibrate_linked(
             }),
         }
     }
+    // The report's own sweep when it has one (it was made from this analysis).
+    let floor_sweep = report.floor_sweep.clone().unwrap_or_else(|| {
+        let links: Vec<_> = links.0.iter().map(|l| l.map(|l| l.index)).collect();
+        golden::floor_sweep(
+            &cases.cases,
+            &links,
+            &analysis.traces,
+            analysis.config.relevant_grade,
+        )
+    });
     calibrate_observations(
         analysis.config,
         cases.cases.len(),
@@ -199,6 +212,7 @@ pub fn calibrate_linked(
         observations,
         unlinked,
         own_settings,
+        floor_sweep,
     )
 }
 
@@ -244,6 +258,7 @@ fn calibrate_observations(
     mut observations: Vec<Observation>,
     unlinked: Vec<UnlinkedCase>,
     own_settings: usize,
+    floor_sweep: FloorSweep,
 ) -> Calibration {
     // The one sort everything below walks.
     observations.sort_by(|a, b| a.top.total_cmp(&b.top));
@@ -317,5 +332,6 @@ fn calibrate_observations(
         levels,
         gate,
         suggestions,
+        floor_sweep,
     }
 }

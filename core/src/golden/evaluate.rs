@@ -310,6 +310,7 @@ fn evaluate_linked<'r>(
         cases: reports,
         unlinked_traces,
         diagnostics: Vec::new(),
+        floor_sweep: None,
     }
 }
 
@@ -668,7 +669,14 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
             .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
     );
     let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
-    evaluate_linked(
+    let trace_of: Vec<Option<usize>> = links.iter().map(|l| l.map(|(t, _)| t)).collect();
+    let floor_sweep = super::floor_sweep(
+        &cases.cases,
+        &trace_of,
+        traces,
+        analysis.config.relevant_grade,
+    );
+    let mut report = evaluate_linked(
         &cases.cases,
         &links,
         |t| traces.get(t).map(RunView::of_analysis),
@@ -683,7 +691,9 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
         analysis.config.relevant_grade,
     )
     .with_config(config)
-    .with_diagnostics(cases.diagnostics.iter().cloned())
+    .with_diagnostics(cases.diagnostics.iter().cloned());
+    report.floor_sweep = Some(floor_sweep);
+    report
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 mod cases;
 mod evaluate;
+mod floor_sweep;
 mod judgment_scan;
 mod metric;
 mod metrics;
@@ -24,6 +25,10 @@ pub use evaluate::{
     RunBlock, RunTrace,
 };
 pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch, RunView};
+pub use floor_sweep::{
+    FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
+};
+pub(crate) use floor_sweep::floor_sweep;
 pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};
