@@ -11,6 +11,7 @@
 
 use super::cases::GoldenCase;
 use super::relevance::Relevance;
+use crate::render::{num, Table};
 use crate::pipeline::{best_quality, floor_from, is_below_floor, never_accepted};
 use crate::trace_analysis::{quality_of, TraceAnalysis};
 use serde::Serialize;
@@ -302,6 +303,83 @@ pub(crate) fn suggested_floor(points: &[FloorPoint]) -> f64 {
         .rev()
         .find(|p| p.mean_recall >= least)
         .map_or(0.0, |p| p.floor)
+}
+
+/// Every this many points a row of the compact table (0, 0.05, 0.1, ...).
+const TABLE_EVERY: usize = 5;
+
+/// The point index of a suggested floor (`t = i / 100`).
+fn index_of(floor: f64) -> usize {
+    (floor * 100.0).round() as usize
+}
+
+/// The compact floor-sweep table of report.md and calibration.md: every 0.05, and the
+/// suggested floors' rows marked.
+pub(crate) fn floor_sweep_table(sweep: &FloorSweep) -> Table {
+    let suggested = [
+        index_of(sweep.suggested.min_quality),
+        index_of(sweep.suggested.relative_quality),
+    ];
+    let rows = (0..FLOOR_POINTS)
+        .filter(|i| i % TABLE_EVERY == 0 || suggested.contains(i))
+        .filter_map(|i| {
+            let by_min = sweep.min_quality.get(i)?;
+            let by_relative = sweep.relative_quality.get(i)?;
+            let mut marks = Vec::new();
+            if suggested[0] == i {
+                marks.push("minQuality");
+            }
+            if suggested[1] == i {
+                marks.push("relativeQuality");
+            }
+            let mut floor = format!("{:.2}", floor_at(i));
+            if !marks.is_empty() {
+                floor.push_str(&format!(" (suggested {})", marks.join(", ")));
+            }
+            Some(vec![
+                floor,
+                num(by_min.mean_recall),
+                num(by_min.mean_blocks),
+                by_min.no_match.to_string(),
+                num(by_relative.mean_recall),
+                num(by_relative.mean_blocks),
+                by_relative.no_match.to_string(),
+            ])
+        })
+        .collect();
+    Table {
+        header: vec![
+            "floor",
+            "minQuality: recall@k",
+            "blocks",
+            "NO_MATCH",
+            "relativeQuality: recall@k",
+            "blocks",
+            "NO_MATCH",
+        ],
+        rows,
+    }
+}
+
+/// The one line `ragtrace eval` and `ragtrace calibrate` print about the sweep.
+pub(crate) fn floor_sweep_line(sweep: &FloorSweep) -> String {
+    let at = |points: &[FloorPoint], floor: f64| {
+        points.get(index_of(floor)).map_or_else(String::new, |p| {
+            format!(
+                " (recall@k {}, {} blocks per trace)",
+                num(p.mean_recall),
+                num(p.mean_blocks)
+            )
+        })
+    };
+    format!(
+        "suggested score floors (recall@k within {FLOOR_RECALL_TOLERANCE} of no floor): \
+         minQuality {}{}, relativeQuality {}{}",
+        sweep.suggested.min_quality,
+        at(&sweep.min_quality, sweep.suggested.min_quality),
+        sweep.suggested.relative_quality,
+        at(&sweep.relative_quality, sweep.suggested.relative_quality),
+    )
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratc
 pub use floor_sweep::{
     FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
 };
-pub(crate) use floor_sweep::floor_sweep;
+pub(crate) use floor_sweep::{floor_sweep, floor_sweep_line, floor_sweep_table};
 pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};

@@ -70,6 +70,7 @@ pub struct GoldenReport {
     /// Recall, blocks and `NO_MATCH` traces against each score floor (contract section
     /// 10.2); absent from a report evaluated from runs alone (they carry no qualities).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "FloorSweep"))]
     pub floor_sweep: Option<FloorSweep>,
 }
 
