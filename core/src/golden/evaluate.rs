@@ -696,6 +696,25 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::Analysis) -> GoldenR
     report
 }
 
+/// The floor sweep of the cases against an analysis alone (contract section 10.2):
+/// what [`evaluate_analysis`] puts in `floorSweep`, without evaluating each case.
+pub fn floor_sweep_of(cases: &CaseSet, analysis: &crate::Analysis) -> super::FloorSweep {
+    let traces = &analysis.traces;
+    let links = link_cases_by_keys(
+        &cases.cases,
+        traces
+            .iter()
+            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+    );
+    let trace_of: Vec<Option<usize>> = links.iter().map(|l| l.map(|(t, _)| t)).collect();
+    super::floor_sweep(
+        &cases.cases,
+        &trace_of,
+        traces,
+        analysis.config.relevant_grade,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{evaluate_case, link_cases_by_keys, GoldenCase, HitProbe, HitScratch, LinkedBy};

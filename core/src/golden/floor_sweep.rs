@@ -11,8 +11,8 @@
 
 use super::cases::GoldenCase;
 use super::relevance::Relevance;
-use crate::render::{num, Table};
 use crate::pipeline::{best_quality, floor_from, is_below_floor, never_accepted};
+use crate::render::{num, Table};
 use crate::trace_analysis::{quality_of, TraceAnalysis};
 use serde::Serialize;
 
@@ -207,31 +207,38 @@ pub(crate) fn floor_sweep(
     // Each linked trace walked once, however many cases link to it.
     let mut step_of_trace: Vec<Option<usize>> = vec![None; traces.len()];
     let mut steps: Vec<TraceSteps> = Vec::new();
-    // Per case: its trace's steps and its recall at each step.
-    let mut case_steps: Vec<Option<(usize, Vec<f64>)>> = Vec::with_capacity(cases.len());
+    // Per linked case, in case order: its trace's steps and where its recall at each
+    // step starts in `recalls` (one flat list: the sums below read it 202 times).
+    let mut linked_cases: Vec<(usize, usize)> = Vec::with_capacity(cases.len());
+    let mut recalls: Vec<f64> = Vec::new();
     for (case, link) in cases.iter().zip(links) {
-        let found = link.and_then(|t| Some((t, traces.get(t)?)));
-        case_steps.push(found.map(|(t, trace)| {
-            let at = match step_of_trace.get(t).copied().flatten() {
-                Some(at) => at,
-                None => {
-                    steps.push(TraceSteps::of(trace));
-                    let at = steps.len() - 1;
-                    if let Some(slot) = step_of_trace.get_mut(t) {
-                        *slot = Some(at);
-                    }
-                    at
+        let Some((t, trace)) = link.and_then(|t| Some((t, traces.get(t)?))) else {
+            continue;
+        };
+        let at = match step_of_trace.get(t).copied().flatten() {
+            Some(at) => at,
+            None => {
+                steps.push(TraceSteps::of(trace));
+                let at = steps.len() - 1;
+                if let Some(slot) = step_of_trace.get_mut(t) {
+                    *slot = Some(at);
                 }
-            };
-            let recalls = steps
-                .get(at)
-                .map(|s| s.recalls(trace, case, relevant_grade))
-                .unwrap_or_default();
-            (at, recalls)
-        }));
+                at
+            }
+        };
+        if let Some(s) = steps.get(at) {
+            linked_cases.push((at, recalls.len()));
+            recalls.extend(s.recalls(trace, case, relevant_grade));
+        }
     }
-    let min_quality = sweep(FloorKind::MinQuality, &steps, &case_steps);
-    let relative_quality = sweep(FloorKind::RelativeQuality, &steps, &case_steps);
+    let linked = Linked {
+        steps: &steps,
+        cases: &linked_cases,
+        recalls: &recalls,
+        case_count: cases.len(),
+    };
+    let min_quality = linked.sweep(FloorKind::MinQuality);
+    let relative_quality = linked.sweep(FloorKind::RelativeQuality);
     let suggested = SuggestedFloors {
         min_quality: suggested_floor(&min_quality),
         relative_quality: suggested_floor(&relative_quality),
@@ -243,44 +250,63 @@ pub(crate) fn floor_sweep(
     }
 }
 
-/// The 101 points of one kind's sweep.
-fn sweep(
-    kind: FloorKind,
-    steps: &[TraceSteps],
-    case_steps: &[Option<(usize, Vec<f64>)>],
-) -> Vec<FloorPoint> {
-    let mut step_now = vec![0usize; steps.len()];
-    (0..FLOOR_POINTS)
-        .map(|i| {
-            let t = floor_at(i);
-            let mut blocks = 0usize;
-            let mut no_match = 0usize;
-            for (s, now) in steps.iter().zip(step_now.iter_mut()) {
-                *now = s.step_at(s.floor(kind, t));
-                let b = s.blocks.get(*now).copied().unwrap_or(0);
-                blocks += b;
-                no_match += usize::from(b == 0);
-            }
-            // Summed in case order, as the evaluation's means are.
-            let total = case_steps
-                .iter()
-                .flatten()
-                .map(|(at, recalls)| {
-                    step_now
-                        .get(*at)
-                        .and_then(|&step| recalls.get(step))
-                        .copied()
-                        .unwrap_or(0.0)
-                })
-                .fold(0.0, |total, x| total + x);
-            FloorPoint {
-                floor: t,
-                mean_recall: mean(total, case_steps.len()),
-                mean_blocks: mean(blocks as f64, steps.len()),
-                no_match,
-            }
-        })
-        .collect()
+/// The linked traces' steps and the linked cases' recalls at each step.
+struct Linked<'a> {
+    steps: &'a [TraceSteps],
+    /// Per linked case, in case order: `(its trace's steps, where its recalls start)`.
+    cases: &'a [(usize, usize)],
+    recalls: &'a [f64],
+    /// All cases, linked or not: the means' denominator.
+    case_count: usize,
+}
+
+impl Linked<'_> {
+    /// The 101 points of one kind's sweep.
+    fn sweep(&self, kind: FloorKind) -> Vec<FloorPoint> {
+        // A trace's floor never falls as t grows, so its step only moves forward: each
+        // point advances it past the qualities its floor now exceeds.
+        let mut step_now = vec![0usize; self.steps.len()];
+        (0..FLOOR_POINTS)
+            .map(|i| {
+                let t = floor_at(i);
+                let mut blocks = 0usize;
+                let mut no_match = 0usize;
+                for (s, now) in self.steps.iter().zip(step_now.iter_mut()) {
+                    let floor = s.floor(kind, t);
+                    while s
+                        .thresholds
+                        .get(*now)
+                        .is_some_and(|&q| is_below_floor(q, floor))
+                    {
+                        *now += 1;
+                    }
+                    debug_assert_eq!(*now, s.step_at(floor));
+                    let b = s.blocks.get(*now).copied().unwrap_or(0);
+                    blocks += b;
+                    no_match += usize::from(b == 0);
+                }
+                // Summed in case order, as the evaluation's means are; a case without a
+                // trace adds its recall of 0.
+                let total = self
+                    .cases
+                    .iter()
+                    .map(|&(at, from)| {
+                        step_now
+                            .get(at)
+                            .and_then(|&step| self.recalls.get(from + step))
+                            .copied()
+                            .unwrap_or(0.0)
+                    })
+                    .fold(0.0, |total, x| total + x);
+                FloorPoint {
+                    floor: t,
+                    mean_recall: mean(total, self.case_count),
+                    mean_blocks: mean(blocks as f64, self.steps.len()),
+                    no_match,
+                }
+            })
+            .collect()
+    }
 }
 
 fn mean(total: f64, n: usize) -> f64 {

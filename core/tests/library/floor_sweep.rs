@@ -61,7 +61,11 @@ fn assert_point(point: &FloorPoint, (recall, blocks, no_match): (f64, f64, usize
 /// re-run, and the suggestions against the rule applied to the re-run's recalls.
 fn check_against_reruns(batch: &ParsedBatch, cases: &CaseSet, base: &Settings, what: &str) {
     let analysis = analyze(batch, base, false).expect("valid settings");
-    let mut names: Vec<String> = analysis.traces.iter().map(|t| t.name().into_owned()).collect();
+    let mut names: Vec<String> = analysis
+        .traces
+        .iter()
+        .map(|t| t.name().into_owned())
+        .collect();
     let count = names.len();
     names.sort_unstable();
     names.dedup();
@@ -99,7 +103,11 @@ fn check_against_reruns(batch: &ParsedBatch, cases: &CaseSet, base: &Settings, w
         let last = recalls.iter().rposition(|&r| r >= least).expect("t = 0");
         last as f64 / 100.0
     };
-    assert_eq!(sweep.suggested.min_quality, suggested(&recalls[0]), "{what}");
+    assert_eq!(
+        sweep.suggested.min_quality,
+        suggested(&recalls[0]),
+        "{what}"
+    );
     assert_eq!(
         sweep.suggested.relative_quality,
         suggested(&recalls[1]),
@@ -221,11 +229,22 @@ fn a_hand_worked_batch() {
     };
     let batch_text = format!(
         "[{},{},{}]",
-        trace("a", &[("a1", "X", 0.5), ("a2", "Y", 0.25), ("a3", "Z", 0.75)]),
-        trace("b", &[("b1", "P", 0.875), ("b2", "Q", 0.5), ("b3", "R", 0.375)]),
+        trace(
+            "a",
+            &[("a1", "X", 0.5), ("a2", "Y", 0.25), ("a3", "Z", 0.75)]
+        ),
+        trace(
+            "b",
+            &[("b1", "P", 0.875), ("b2", "Q", 0.5), ("b3", "R", 0.375)]
+        ),
         trace(
             "c",
-            &[("c1", "S", 0.5), ("c1", "S", 0.0), ("c2", "S", 0.25), ("c3", "T", 0.75)]
+            &[
+                ("c1", "S", 0.5),
+                ("c1", "S", 0.0),
+                ("c2", "S", 0.25),
+                ("c3", "T", 0.75)
+            ]
         ),
     );
     let batch = parse_document("hand.json", &batch_text);
@@ -247,9 +266,18 @@ fn a_hand_worked_batch() {
     let sweep = evaluate_analysis(&cases, &analysis)
         .floor_sweep
         .expect("an analysis has a sweep");
-    let at = |points: &[FloorPoint], i: usize| (points[i].mean_recall, points[i].mean_blocks, points[i].no_match);
+    let at = |points: &[FloorPoint], i: usize| {
+        (
+            points[i].mean_recall,
+            points[i].mean_blocks,
+            points[i].no_match,
+        )
+    };
     let close = |(r, b, n): (f64, f64, usize), (er, eb, en): (f64, f64, usize), what: &str| {
-        assert!((r - er).abs() < EPS && (b - eb).abs() < EPS && n == en, "{what}: got ({r}, {b}, {n})");
+        assert!(
+            (r - er).abs() < EPS && (b - eb).abs() < EPS && n == en,
+            "{what}: got ({r}, {b}, {n})"
+        );
     };
     let by_min = &sweep.min_quality;
     for (i, expected) in [
@@ -273,7 +301,11 @@ fn a_hand_worked_batch() {
         (70, (0.375, 4.0 / 3.0, 0)),
         (100, (0.375, 2.0 / 3.0, 1)),
     ] {
-        close(at(by_relative, i), expected, &format!("relativeQuality {i}"));
+        close(
+            at(by_relative, i),
+            expected,
+            &format!("relativeQuality {i}"),
+        );
     }
     assert_eq!(sweep.suggested.min_quality, 0.62);
     assert_eq!(sweep.suggested.relative_quality, 1.0);
