@@ -201,7 +201,8 @@ pub fn calibrate_linked(
         golden::floor_sweep(
             &cases.cases,
             &links,
-            &analysis.traces,
+            analysis.traces.len(),
+            |t| analysis.traces.get(t).map(golden::TraceSteps::of),
             analysis.config.relevant_grade,
         )
     });

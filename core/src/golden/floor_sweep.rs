@@ -14,7 +14,8 @@ use super::relevance::Relevance;
 use crate::pipeline::{best_quality, floor_from, is_below_floor, never_accepted};
 use crate::render::{num, Table};
 use crate::trace_analysis::{quality_of, TraceAnalysis};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// How many points each sweep has: t = i / 100 for i = 0 ..= 100.
 pub const FLOOR_POINTS: usize = 101;
@@ -69,8 +70,10 @@ pub(crate) fn floor_at(i: usize) -> f64 {
     i as f64 / 100.0
 }
 
-/// One linked trace's accepted lists, one per step.
-#[derive(Debug, Clone, PartialEq)]
+/// One linked trace's accepted lists, one per step: all the sweep reads of a trace, so
+/// a partial evaluation carries it in place of the trace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct TraceSteps {
     /// The distinct qualities of the candidates the walk can accept, ascending. Step
     /// `j < m` accepts from those of quality `>= thresholds[j]`; step `m` from none.
@@ -87,6 +90,8 @@ pub(crate) struct TraceSteps {
     /// one after another; step `j` is `ranking[starts[j]..starts[j + 1]]`.
     ranking: Vec<usize>,
     starts: Vec<usize>,
+    /// Each doc slot's docId.
+    docs: Vec<Arc<str>>,
 }
 
 impl TraceSteps {
@@ -114,7 +119,13 @@ impl TraceSteps {
             ranking: Vec::new(),
             starts: vec![0],
             thresholds,
+            docs: vec![Arc::from(""); trace.trace.doc_count()],
         };
+        for c in trace.trace.candidates() {
+            if let Some(doc) = steps.docs.get_mut(c.doc_slot) {
+                doc.clone_from(&c.doc_id);
+            }
+        }
         let mut per_doc = vec![0usize; trace.trace.doc_count()];
         for step in 0..=steps.thresholds.len() {
             let least = steps.thresholds.get(step).copied();
@@ -169,19 +180,18 @@ impl TraceSteps {
     }
 
     /// recall@k of `case` at every step, as the golden evaluation computes it.
-    fn recalls(&self, trace: &TraceAnalysis, case: &GoldenCase, relevant_grade: usize) -> Vec<f64> {
+    fn recalls(&self, case: &GoldenCase, relevant_grade: usize) -> Vec<f64> {
         let relevance = Relevance::of(case, relevant_grade);
         let relevant = relevance.relevant_docs().count();
         if relevant == 0 {
             return vec![0.0; self.blocks.len()];
         }
         let least = i64::try_from(relevant_grade).unwrap_or(i64::MAX);
-        let mut slot_relevant = vec![false; trace.trace.doc_count()];
-        for c in trace.trace.candidates() {
-            if let Some(r) = slot_relevant.get_mut(c.doc_slot) {
-                *r = relevance.grade(&c.doc_id) >= least;
-            }
-        }
+        let slot_relevant: Vec<bool> = self
+            .docs
+            .iter()
+            .map(|doc| relevance.grade(doc) >= least)
+            .collect();
         (0..self.blocks.len())
             .map(|step| {
                 let hits = self
@@ -196,29 +206,34 @@ impl TraceSteps {
     }
 }
 
-/// The floor sweep of `cases` linked (as the golden evaluation links them) to `traces`:
-/// `links[c]` is the index of case `c`'s trace.
+/// The floor sweep of `cases` linked (as the golden evaluation links them) to traces:
+/// `links[c]` is the index of case `c`'s trace, `steps_of(t)` trace `t`'s steps (asked
+/// once per linked trace), of `traces` traces in all.
 pub(crate) fn floor_sweep(
     cases: &[GoldenCase],
     links: &[Option<usize>],
-    traces: &[TraceAnalysis],
+    traces: usize,
+    steps_of: impl Fn(usize) -> Option<TraceSteps>,
     relevant_grade: usize,
 ) -> FloorSweep {
     // Each linked trace walked once, however many cases link to it.
-    let mut step_of_trace: Vec<Option<usize>> = vec![None; traces.len()];
+    let mut step_of_trace: Vec<Option<usize>> = vec![None; traces];
     let mut steps: Vec<TraceSteps> = Vec::new();
     // Per linked case, in case order: its trace's steps and where its recall at each
     // step starts in `recalls` (one flat list: the sums below read it 202 times).
     let mut linked_cases: Vec<(usize, usize)> = Vec::with_capacity(cases.len());
     let mut recalls: Vec<f64> = Vec::new();
     for (case, link) in cases.iter().zip(links) {
-        let Some((t, trace)) = link.and_then(|t| Some((t, traces.get(t)?))) else {
+        let Some(t) = *link else {
             continue;
         };
         let at = match step_of_trace.get(t).copied().flatten() {
             Some(at) => at,
             None => {
-                steps.push(TraceSteps::of(trace));
+                let Some(of_trace) = steps_of(t) else {
+                    continue;
+                };
+                steps.push(of_trace);
                 let at = steps.len() - 1;
                 if let Some(slot) = step_of_trace.get_mut(t) {
                     *slot = Some(at);
@@ -228,7 +243,7 @@ pub(crate) fn floor_sweep(
         };
         if let Some(s) = steps.get(at) {
             linked_cases.push((at, recalls.len()));
-            recalls.extend(s.recalls(trace, case, relevant_grade));
+            recalls.extend(s.recalls(case, relevant_grade));
         }
     }
     let linked = Linked {

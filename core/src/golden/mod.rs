@@ -24,8 +24,10 @@ pub use evaluate::{
     evaluate_analysis, evaluate_runs, evaluate_runs_graded, floor_sweep_of, ranking_metrics,
     RankingMetrics, RunBlock, RunTrace,
 };
-pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch, RunView};
-pub(crate) use floor_sweep::{floor_sweep, floor_sweep_line, floor_sweep_table};
+pub(crate) use evaluate::{
+    evaluate_case, evaluate_runs_with_steps, link_cases_by_keys, HitProbe, HitScratch, RunView,
+};
+pub(crate) use floor_sweep::{floor_sweep, floor_sweep_line, floor_sweep_table, TraceSteps};
 pub use floor_sweep::{
     FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
 };
