@@ -4,7 +4,8 @@
 
 use crate::common::fixture;
 use ragtrace_core::{
-    analyze, calibrate, evaluate_analysis, generate_batch, generate_cases, parse_cases,
+    analyze, calibrate, calibration_markdown, calibration_summary_text, evaluate_analysis,
+    generate_batch, generate_cases, golden_markdown, golden_summary_text, parse_cases,
     parse_document, CaseSet, FloorPoint, FloorSweep, ParsedBatch, Settings, FLOOR_POINTS,
 };
 
@@ -204,6 +205,7 @@ fn every_point_is_the_rerun_s_on_the_fixtures() {
 /// relativeQuality = t (floor = t x qMax; qMax is 0.75, 0.625 and 1 (c's duplicate
 /// counts: it is valid)):
 /// - t = 0.25: floors 0.1875, 0.15625, 0.25 -> (1/2 + 1 + 1) / 4 = 0.625, blocks 2;
+/// - t = 0.6: floors 0.45, 0.375, 0.6 -> (1/2 + 1 + 0) / 4 = 0.375, blocks (2 + 2 + 1) / 3;
 /// - t = 0.7: floors 0.525, 0.4375, 0.7 -> (1/2 + 1 + 0) / 4 = 0.375, blocks (1 + 2 + 1) / 3;
 /// - t = 1: floors 0.75, 0.625, 1 -> a Y, b R, c none: 0.375, blocks 2/3, noMatch 1.
 ///
@@ -309,5 +311,31 @@ fn a_hand_worked_batch() {
     }
     assert_eq!(sweep.suggested.min_quality, 0.62);
     assert_eq!(sweep.suggested.relative_quality, 1.0);
+
+    // The compact table has every 0.05 and the suggested rows; both texts name the floors.
+    let report = evaluate_analysis(&cases, &analysis);
+    let markdown = golden_markdown(&report);
+    assert!(
+        markdown.contains("| 0.60 | 0.375 | 1.000 | 0 | 0.375 | 1.667 | 0 |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| 0.62 (suggested minQuality) | 0.375 | 1.000 | 0 |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains(
+            "| 1.00 (suggested relativeQuality) | 0.000 | 0.000 | 3 | 0.375 | 0.667 | 1 |"
+        ),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("| 0.61 "), "{markdown}");
+    let line = "suggested score floors (recall@k within 0.01 of no floor): minQuality 0.62 \
+                (recall@k 0.375, 1.000 blocks per trace), relativeQuality 1 (recall@k 0.375, \
+                0.667 blocks per trace)";
+    assert!(golden_summary_text(&report).contains(line));
+    let calibration = calibrate(&cases, &analysis);
+    assert!(calibration_summary_text(&calibration).contains(line));
+    assert!(calibration_markdown(&calibration).contains("| 0.62 (suggested minQuality) |"));
     check_against_reruns(&batch, &cases, &base, "hand-worked");
 }
