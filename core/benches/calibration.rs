@@ -1,14 +1,14 @@
 //! Calibration of 10,000 golden cases: the work left when a knob moves (the golden
 //! report already computed, as the page's Golden tab has it), the whole of it with
-//! the golden evaluation, the golden evaluation alone, and a bare sort of 10,000
-//! numbers for scale.
+//! the golden evaluation, the golden evaluation alone, the floor sweep, and a bare
+//! sort of 10,000 numbers for scale.
 //!
 //! `cargo bench -p ragtrace-core --bench calibration`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ragtrace_core::{analyze, generate_batch, generate_cases, parse_documents, Settings};
 use ragtrace_core::{calibrate, calibrate_evaluated, calibrate_linked, calibration_links};
-use ragtrace_core::{evaluate_analysis, parse_cases};
+use ragtrace_core::{evaluate_analysis, floor_sweep_of, parse_cases};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -77,6 +77,22 @@ fn bench(c: &mut Criterion) {
         knob.as_secs_f64() / sort.as_secs_f64().max(1e-9),
     );
 
+    // The floor sweep (contract section 10.2): 202 floor points over the linked traces,
+    // linking included.
+    let sweep = floor_sweep_of(&cases, &analysis);
+    let sweeping = best(10, || floor_sweep_of(&cases, &analysis));
+    println!(
+        "floor sweep of {} cases over {} traces ({} + {} floor points): {:.2} ms \
+         (goal 50 ms); suggested minQuality {}, relativeQuality {}",
+        cases.cases.len(),
+        analysis.traces.len(),
+        sweep.min_quality.len(),
+        sweep.relative_quality.len(),
+        ms(sweeping),
+        sweep.suggested.min_quality,
+        sweep.suggested.relative_quality,
+    );
+
     let mut group = c.benchmark_group("calibration");
     group.sample_size(10);
     group.bench_function("10k cases, knob moved", |b| {
@@ -84,6 +100,9 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("10k cases, linking included", |b| {
         b.iter(|| calibrate_evaluated(&cases, &report, &analysis))
+    });
+    group.bench_function("10k cases, floor sweep", |b| {
+        b.iter(|| floor_sweep_of(&cases, &analysis))
     });
     group.finish();
 }

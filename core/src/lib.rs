@@ -159,11 +159,14 @@ pub use crate::baseline::{
 
 // Golden cases: evaluation, the metrics table, report.md, TREC files.
 pub use crate::golden::{
-    case_metrics, evaluate_analysis, evaluate_runs, evaluate_runs_graded, golden_markdown,
-    golden_summary_text, md_cell, normalize_query, parse_cases, parse_cases_value, ranking_metrics,
-    trec_qrels, trec_run, CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport,
-    GoldenSummary, Judgments, LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace,
-    TREC_RUN_TAG,
+    case_metrics, evaluate_analysis, evaluate_runs, evaluate_runs_graded, floor_sweep_of,
+    golden_markdown, golden_summary_text, md_cell, normalize_query, parse_cases, parse_cases_value,
+    ranking_metrics, trec_qrels, trec_run, CaseMetrics, CaseReport, CaseSet, GoldenCase,
+    GoldenLevel, GoldenReport, GoldenSummary, Judgments, LevelCounts, LinkedBy, RankingMetrics,
+    RunBlock, RunTrace, TREC_RUN_TAG,
+};
+pub use crate::golden::{
+    FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
 };
 pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 

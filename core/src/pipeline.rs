@@ -52,15 +52,35 @@ pub struct Decision {
 /// `quality`. With both floors at 0 it is 0 and no quality is read.
 pub(crate) fn floor_of(trace: &Trace, config: &Config, quality: impl Fn(&Hot) -> f64) -> f64 {
     if config.relative_quality <= 0.0 {
-        return config.min_quality.max(0.0);
+        return floor_from(config.min_quality, config.relative_quality, 0.0);
     }
-    let best = trace
+    let best = best_quality(trace, quality);
+    floor_from(config.min_quality, config.relative_quality, best)
+}
+
+/// `qMax`: the best quality among the trace's valid candidates (0 when none).
+pub(crate) fn best_quality(trace: &Trace, quality: impl Fn(&Hot) -> f64) -> f64 {
+    trace
         .hot()
         .iter()
         .filter(|h| h.rank().is_some())
         .map(quality)
-        .fold(0.0f64, f64::max);
-    config.min_quality.max(config.relative_quality * best)
+        .fold(0.0f64, f64::max)
+}
+
+/// The floor of a trace whose best valid quality is `best` under the two floors: the
+/// one formula [`floor_of`] and the floor sweep share.
+pub(crate) fn floor_from(min_quality: f64, relative_quality: f64, best: f64) -> f64 {
+    if relative_quality <= 0.0 {
+        min_quality.max(0.0)
+    } else {
+        min_quality.max(relative_quality * best)
+    }
+}
+
+/// Whether a candidate of this quality is below the floor (the walk's step 2).
+pub(crate) fn is_below_floor(quality: f64, floor: f64) -> bool {
+    floor > 0.0 && quality < floor
 }
 
 /// Walks the candidates in section 3.3 order and decides each one, calling `each` per
@@ -83,7 +103,7 @@ pub(crate) fn decide_hot(
         let held = per_doc.get(hot.doc_slot).copied().unwrap_or(0);
         let status = if let Some(never) = never_accepted(hot) {
             never
-        } else if floor > 0.0 && quality(hot) < floor {
+        } else if floor > 0.0 && is_below_floor(quality(hot), floor) {
             Status::BelowFloor
         } else if held >= config.max_chunks_per_document {
             Status::DocCap

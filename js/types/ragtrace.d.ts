@@ -305,6 +305,27 @@ export interface GoldenReport {
   cases: CaseReport[];
   unlinkedTraces: string[];
   diagnostics: Diagnostic[];
+  /** Against each score floor (contract section 10.2); absent when evaluated from runs. */
+  floorSweep?: FloorSweep;
+}
+
+/** One floor of a sweep: mean recall@k over all cases, blocks and NO_MATCH over linked traces. */
+export interface FloorPoint {
+  floor: number;
+  meanRecall: number;
+  meanBlocks: number;
+  noMatch: number;
+}
+/** The largest floor of each kind within 0.01 of the recall@k at a floor of 0. */
+export interface SuggestedFloors {
+  minQuality: number;
+  relativeQuality: number;
+}
+/** `floorSweep`: t = i / 100, i = 0..100, for each floor, the other at its current value. */
+export interface FloorSweep {
+  minQuality: FloorPoint[];
+  relativeQuality: FloorPoint[];
+  suggested: SuggestedFloors;
 }
 
 // compareRuns: two runs side by side, `compare.json` (contract section 6.2).
@@ -742,6 +763,7 @@ export interface Calibration {
   levels: LevelTable;
   gate: GateScopes;
   suggestions: Suggestion[];
+  floorSweep: FloorSweep;
 }
 
 // explain: the least change of settings that flips each candidate, level and case,

@@ -13,7 +13,7 @@
 
 use crate::analysis::{analyze, Analysis};
 use crate::config::{Config, ConfigError, Settings};
-use crate::golden::{self, CaseSet, GoldenLevel, GoldenReport};
+use crate::golden::{self, CaseSet, FloorSweep, GoldenLevel, GoldenReport};
 use crate::input::ParsedBatch;
 use crate::label::CanonicalLabel;
 use crate::outcome::Level;
@@ -61,6 +61,9 @@ pub struct Calibration {
     pub levels: LevelTable,
     pub gate: GateScopes,
     pub suggestions: Vec<Suggestion>,
+    /// Recall, blocks and `NO_MATCH` traces against each score floor (contract section
+    /// 10.2), over the cases and their linked traces.
+    pub floor_sweep: FloorSweep,
 }
 
 /// Cases no trace answers, and why.
@@ -196,6 +199,17 @@ pub fn calibrate_linked(
             }),
         }
     }
+    // The report's own sweep when it has one (it was made from this analysis).
+    let floor_sweep = report.floor_sweep.clone().unwrap_or_else(|| {
+        let links: Vec<_> = links.0.iter().map(|l| l.map(|l| l.index)).collect();
+        golden::floor_sweep(
+            &cases.cases,
+            &links,
+            analysis.traces.len(),
+            |t| analysis.traces.get(t).map(golden::TraceSteps::of),
+            analysis.config.relevant_grade,
+        )
+    });
     calibrate_observations(
         analysis.config,
         cases.cases.len(),
@@ -203,6 +217,7 @@ pub fn calibrate_linked(
         observations,
         unlinked,
         own_settings,
+        floor_sweep,
     )
 }
 
@@ -248,6 +263,7 @@ fn calibrate_observations(
     mut observations: Vec<Observation>,
     unlinked: Vec<UnlinkedCase>,
     own_settings: usize,
+    floor_sweep: FloorSweep,
 ) -> Calibration {
     // The one sort everything below walks.
     observations.sort_by(|a, b| a.top.total_cmp(&b.top));
@@ -321,5 +337,6 @@ fn calibrate_observations(
         levels,
         gate,
         suggestions,
+        floor_sweep,
     }
 }

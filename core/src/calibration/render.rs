@@ -4,6 +4,7 @@ use super::gate::{CurveStatus, GateScopes, ThresholdPoint};
 use super::levels::{LevelTable, OutcomeCounts};
 use super::suggest::{same_confusion, Suggestion};
 use super::{Calibration, UnlinkedCase};
+use crate::golden;
 use crate::render::{md_cell, num, opt_num, Table};
 
 fn counts_cells(c: &OutcomeCounts) -> [String; 5] {
@@ -237,6 +238,12 @@ pub fn calibration_markdown(c: &Calibration) -> String {
         let anecdotal = if s.anecdotal { " (anecdotal)" } else { "" };
         let _ = writeln!(out, "- {}{anecdotal}: {}", s.rule, md_cell(&s.message));
     }
+    let _ = writeln!(
+        out,
+        "\n## Score floors (mean over all cases; blocks and NO_MATCH over linked traces)\n"
+    );
+    golden::floor_sweep_table(&c.floor_sweep).markdown(&mut out);
+    let _ = writeln!(out, "\n{}.", golden::floor_sweep_line(&c.floor_sweep));
     let points = &c.gate.all.points;
     let _ = writeln!(
         out,
@@ -300,6 +307,7 @@ pub fn calibration_summary_text(c: &Calibration) -> String {
         let anecdotal = if s.anecdotal { " (anecdotal)" } else { "" };
         let _ = writeln!(out, "  {}{anecdotal}: {}", s.rule, s.message);
     }
+    let _ = writeln!(out, "{}", golden::floor_sweep_line(&c.floor_sweep));
     out.lines()
         .map(|l| {
             l.chars()

@@ -1,6 +1,7 @@
 //! The evaluation: linking cases to traces, ranking metrics and each case's verdict.
 
 use super::cases::{CaseSet, GoldenCase};
+use super::floor_sweep::TraceSteps;
 use super::metric::{Judged, Metric, MetricValues};
 use super::relevance::Relevance;
 use super::report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
@@ -138,6 +139,30 @@ pub fn ranking_metrics(ranking: &[String], relevant: &HashSet<&str>, k: usize) -
         reciprocal_rank: values[Metric::ReciprocalRank.index()],
         ndcg: values[Metric::Ndcg.index()],
     }
+}
+
+/// [`evaluate_runs_graded`] with each run's floor-sweep steps (`None` for a run no case
+/// can link to): the report of [`evaluate_analysis`], `floorSweep` included, from runs.
+pub(crate) fn evaluate_runs_with_steps(
+    cases: &[GoldenCase],
+    runs: &[RunTrace],
+    steps: &[Option<TraceSteps>],
+    default_k: usize,
+    relevant_grade: usize,
+) -> GoldenReport {
+    let mut report = evaluate_runs_graded(cases, runs, default_k, relevant_grade);
+    let trace_of: Vec<Option<usize>> = link_cases(cases, runs)
+        .iter()
+        .map(|l| l.map(|(t, _)| t))
+        .collect();
+    report.floor_sweep = Some(super::floor_sweep(
+        cases,
+        &trace_of,
+        runs.len(),
+        |t| steps.get(t).cloned().flatten(),
+        relevant_grade,
+    ));
+    report
 }
 
 /// Finds each case's trace: the first trace with the same `caseId`; else the
@@ -310,6 +335,7 @@ fn evaluate_linked<'r>(
         cases: reports,
         unlinked_traces,
         diagnostics: Vec::new(),
+        floor_sweep: None,
     }
 }
 
@@ -668,7 +694,15 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::analysis::Analysis) 
             .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
     );
     let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
-    evaluate_linked(
+    let trace_of: Vec<Option<usize>> = links.iter().map(|l| l.map(|(t, _)| t)).collect();
+    let floor_sweep = super::floor_sweep(
+        &cases.cases,
+        &trace_of,
+        traces.len(),
+        |t| traces.get(t).map(TraceSteps::of),
+        analysis.config.relevant_grade,
+    );
+    let mut report = evaluate_linked(
         &cases.cases,
         &links,
         |t| traces.get(t).map(RunView::of_analysis),
@@ -683,7 +717,29 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::analysis::Analysis) 
         analysis.config.relevant_grade,
     )
     .with_config(config)
-    .with_diagnostics(cases.diagnostics.iter().cloned())
+    .with_diagnostics(cases.diagnostics.iter().cloned());
+    report.floor_sweep = Some(floor_sweep);
+    report
+}
+
+/// The floor sweep of the cases against an analysis alone (contract section 10.2):
+/// what [`evaluate_analysis`] puts in `floorSweep`, without evaluating each case.
+pub fn floor_sweep_of(cases: &CaseSet, analysis: &crate::Analysis) -> super::FloorSweep {
+    let traces = &analysis.traces;
+    let links = link_cases_by_keys(
+        &cases.cases,
+        traces
+            .iter()
+            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+    );
+    let trace_of: Vec<Option<usize>> = links.iter().map(|l| l.map(|(t, _)| t)).collect();
+    super::floor_sweep(
+        &cases.cases,
+        &trace_of,
+        traces.len(),
+        |t| traces.get(t).map(TraceSteps::of),
+        analysis.config.relevant_grade,
+    )
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 mod cases;
 mod evaluate;
+mod floor_sweep;
 mod judgment_scan;
 mod metric;
 mod metrics;
@@ -20,10 +21,16 @@ mod trec;
 
 pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase, Judgments};
 pub use evaluate::{
-    evaluate_analysis, evaluate_runs, evaluate_runs_graded, ranking_metrics, RankingMetrics,
-    RunBlock, RunTrace,
+    evaluate_analysis, evaluate_runs, evaluate_runs_graded, floor_sweep_of, ranking_metrics,
+    RankingMetrics, RunBlock, RunTrace,
 };
-pub(crate) use evaluate::{evaluate_case, link_cases_by_keys, HitProbe, HitScratch, RunView};
+pub(crate) use evaluate::{
+    evaluate_case, evaluate_runs_with_steps, link_cases_by_keys, HitProbe, HitScratch, RunView,
+};
+pub(crate) use floor_sweep::{floor_sweep, floor_sweep_line, floor_sweep_table, TraceSteps};
+pub use floor_sweep::{
+    FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
+};
 pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};

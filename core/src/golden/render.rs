@@ -1,6 +1,7 @@
 //! Renderings of a [`GoldenReport`]: the Markdown `report.md` and a plain-text
 //! summary for the CLI.
 
+use super::floor_sweep::{floor_sweep_line, floor_sweep_table};
 use super::metric::Metric;
 use super::report::{CaseReport, GoldenLevel, GoldenReport};
 pub use crate::render::md_cell;
@@ -45,6 +46,15 @@ pub fn golden_markdown(report: &GoldenReport) -> String {
     md_head(&mut out, header, &aligns);
     for c in &report.cases {
         md_row(&mut out, case_cells(c));
+    }
+
+    if let Some(sweep) = &report.floor_sweep {
+        let _ = writeln!(
+            out,
+            "\n## Score floors (mean over all cases; blocks and NO_MATCH over linked traces)\n"
+        );
+        floor_sweep_table(sweep).markdown(&mut out);
+        let _ = writeln!(out, "\n{}.", floor_sweep_line(sweep));
     }
 
     if !report.unlinked_traces.is_empty() {
@@ -106,6 +116,9 @@ pub fn golden_summary_text(report: &GoldenReport) -> String {
         .map(|m| format!("{} {}", m.name(), num(m.of_summary(s).unwrap_or(f64::NAN))))
         .collect();
     let _ = writeln!(out, "  mean {}", means.join("  "));
+    if let Some(sweep) = &report.floor_sweep {
+        let _ = writeln!(out, "  {}", floor_sweep_line(sweep));
+    }
     for c in &report.cases {
         let values: Vec<String> = Metric::with_mean()
             .map(|m| format!("{} {}", m.column(), num(m.of_case(c))))

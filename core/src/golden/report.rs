@@ -1,6 +1,7 @@
 //! `report.json`'s shape: the golden levels, the summary and each case's verdict.
 
 use super::cases::Judgments;
+use super::floor_sweep::FloorSweep;
 use crate::diagnostic::{Diagnostic, Severity};
 use serde::Serialize;
 use serde_json::Value;
@@ -66,6 +67,11 @@ pub struct GoldenReport {
     /// Findings about the cases file; `evaluate` leaves it empty for the
     /// caller to fill with [`CaseSet::diagnostics`](crate::CaseSet::diagnostics) (and its own findings).
     pub diagnostics: Vec<Diagnostic>,
+    /// Recall, blocks and `NO_MATCH` traces against each score floor (contract section
+    /// 10.2); absent from a report evaluated from runs alone (they carry no qualities).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "FloorSweep"))]
+    pub floor_sweep: Option<FloorSweep>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

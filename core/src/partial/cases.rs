@@ -12,7 +12,7 @@ use super::{same_settings, DecodeError, MergeError};
 use crate::analysis::BatchAnalyzer;
 use crate::batch::Example;
 use crate::config::{Config, ConfigError, Settings};
-use crate::golden::{self, CaseSet, GoldenReport, RunBlock, RunTrace};
+use crate::golden::{self, CaseSet, GoldenReport, RunBlock, RunTrace, TraceSteps};
 use crate::input::{DocumentReader, ParsedBatch};
 use crate::trace_analysis::TraceAnalysis;
 use serde::{Deserialize, Serialize};
@@ -100,14 +100,18 @@ struct Linkable {
     query: Option<String>,
     k: usize,
     blocks: Vec<Block>,
+    /// What the floor sweep reads of the trace (contract section 10.2).
+    #[serde(default)]
+    floor_steps: Option<TraceSteps>,
 }
 
 /// docId, breadcrumb, title and excerpt of an accepted block ([`RunBlock`]).
 type Block = (String, Option<String>, Option<String>, Option<String>);
 
 impl Linkable {
-    fn of(run: RunTrace) -> Linkable {
+    fn of(run: RunTrace, floor_steps: TraceSteps) -> Linkable {
         Linkable {
+            floor_steps: Some(floor_steps),
             case_id: run.case_id,
             query: run.query,
             k: run.k,
@@ -293,7 +297,7 @@ fn analyse(
                 position: trace.position,
                 request_id: trace.request_id.clone(),
             },
-            run: linkable.then(|| Linkable::of(RunTrace::from_analysis(&t))),
+            run: linkable.then(|| Linkable::of(RunTrace::from_analysis(&t), TraceSteps::of(&t))),
         });
     });
 }
@@ -409,9 +413,15 @@ impl CaseMatches {
             })
             .collect();
         let config = serde_json::to_value(self.config).unwrap_or(serde_json::Value::Null);
-        Ok(golden::evaluate_runs_graded(
+        let steps: Vec<Option<TraceSteps>> = self
+            .traces
+            .iter()
+            .map(|t| t.run.as_ref().and_then(|r| r.floor_steps.clone()))
+            .collect();
+        Ok(golden::evaluate_runs_with_steps(
             &cases.cases,
             &runs,
+            &steps,
             self.config.return_n,
             self.config.relevant_grade,
         )

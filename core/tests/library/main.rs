@@ -22,6 +22,7 @@ mod explain_fixtures;
 mod explain_golden_cases;
 mod explain_properties;
 mod fixtures_canonicalise;
+mod floor_sweep;
 mod fuzz_regressions;
 mod golden;
 mod golden_fixtures;

@@ -289,6 +289,26 @@ class CaseReport(TypedDict):
     judgments: NotRequired[dict[str, int]]
 
 
+class FloorPoint(TypedDict):
+    """One floor of a sweep (contract section 10.2)."""
+    floor: float
+    meanRecall: float
+    meanBlocks: float
+    noMatch: int
+
+
+class SuggestedFloors(TypedDict):
+    minQuality: float
+    relativeQuality: float
+
+
+class FloorSweep(TypedDict):
+    """`floorSweep` of report.json and calibration.json (contract section 10.2)."""
+    minQuality: list[FloorPoint]
+    relativeQuality: list[FloorPoint]
+    suggested: SuggestedFloors
+
+
 class GoldenReport(TypedDict):
     """`report.json` of contract section 6."""
     config: Config
@@ -296,6 +316,7 @@ class GoldenReport(TypedDict):
     cases: list[CaseReport]
     unlinkedTraces: list[str]
     diagnostics: list[Diagnostic]
+    floorSweep: NotRequired[FloorSweep]
 
 
 PairedBy = Literal["caseId", "query", "requestId"]
@@ -652,6 +673,7 @@ class Calibration(TypedDict):
     levels: LevelTable
     gate: GateScopes
     suggestions: list[Suggestion]
+    floorSweep: FloorSweep
 
 
 Cause = Literal["no-trace", "not-retrieved", "dropped", "found"]
