@@ -60,6 +60,47 @@ impl Diagnostic {
     }
 }
 
+/// The kind of an [`InputError`], set where the error is made: a stable kebab-case
+/// name, like a [`Diagnostic`]'s code, under which errors beyond the listed ones are
+/// counted (`inputErrorsOmitted`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum InputErrorCode {
+    /// Not JSON, or JSON cut short.
+    MalformedJson,
+    /// Bytes that are not UTF-8 text.
+    NotUtf8,
+    /// A document with nothing but white space.
+    EmptyDocument,
+    /// A document or batch element that is no trace-level object.
+    NotATrace,
+    /// An object with no candidates array.
+    MissingCandidates,
+    /// A LookupResult with no evidence array.
+    MissingEvidence,
+    /// A trace's candidates or evidence that are not an array.
+    ListNotArray,
+    /// Any other input that cannot be used.
+    Unusable,
+}
+
+impl InputErrorCode {
+    /// The kebab-case name every output uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputErrorCode::MalformedJson => "malformed-json",
+            InputErrorCode::NotUtf8 => "not-utf8",
+            InputErrorCode::EmptyDocument => "empty-document",
+            InputErrorCode::NotATrace => "not-a-trace",
+            InputErrorCode::MissingCandidates => "missing-candidates",
+            InputErrorCode::MissingEvidence => "missing-evidence",
+            InputErrorCode::ListNotArray => "list-not-array",
+            InputErrorCode::Unusable => "unusable",
+        }
+    }
+}
+
 /// An input that could not be read at all (malformed JSON, wrong top-level shape),
 /// located by source name, 1-based line and column, and JSON pointer where known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,6 +112,8 @@ pub struct InputError {
     pub line: Option<usize>,
     pub column: Option<usize>,
     pub path: Option<String>,
+    /// What kind of error it is.
+    pub code: InputErrorCode,
     pub message: String,
     /// The offending line of text: whole when short, else a window of it around the
     /// column with `…` at a cut end (see [`InputError::at`]).
@@ -116,6 +159,7 @@ impl InputError {
         line: Option<usize>,
         column: Option<usize>,
         path: Option<String>,
+        code: InputErrorCode,
         message: String,
         line_text: Option<&str>,
     ) -> InputError {
@@ -126,6 +170,7 @@ impl InputError {
             line,
             column,
             path,
+            code,
             message,
             line_text: excerpt.map(|(text, _)| text),
             caret,
@@ -158,19 +203,27 @@ impl InputError {
         let reason = full
             .rfind(" at line ")
             .map_or(full.as_str(), |i| &full[..i]);
-        let message = match err.classify() {
-            serde_json::error::Category::Eof => format!("unexpected end of JSON: {reason}"),
+        let (code, message) = match err.classify() {
+            serde_json::error::Category::Eof => (
+                InputErrorCode::MalformedJson,
+                format!("unexpected end of JSON: {reason}"),
+            ),
             // Valid JSON, only deeper than the reader goes: the message names the limit.
-            _ if reason == "recursion limit exceeded" => {
-                "JSON nested more than 128 levels deep, the reader's limit (unknown fields may nest deeper)".to_owned()
-            }
-            _ => format!("malformed JSON: {reason}"),
+            _ if reason == "recursion limit exceeded" => (
+                InputErrorCode::Unusable,
+                "JSON nested more than 128 levels deep, the reader's limit (unknown fields may nest deeper)".to_owned(),
+            ),
+            _ => (
+                InputErrorCode::MalformedJson,
+                format!("malformed JSON: {reason}"),
+            ),
         };
         InputError::at(
             source,
             Some(line_no + lines_before),
             Some(column),
             None,
+            code,
             message,
             Some(line_text),
         )
@@ -178,28 +231,10 @@ impl InputError {
 }
 
 impl InputError {
-    /// A stable kebab-case name of the kind of error, like a [`Diagnostic`]'s code:
-    /// what errors beyond the listed ones are counted under (`inputErrorsOmitted`).
-    /// Read from the message's stable opening words, so that an error keeps its code
-    /// through a partial's bytes; `unusable` for any other.
+    /// The kebab-case name of [`InputError::code`]: what errors beyond the listed ones
+    /// are counted under (`inputErrorsOmitted`).
     pub fn code(&self) -> &'static str {
-        const CODES: [(&str, &str); 8] = [
-            ("malformed JSON: ", "malformed-json"),
-            ("unexpected end of JSON: ", "malformed-json"),
-            ("not UTF-8: ", "not-utf8"),
-            ("the document is empty", "empty-document"),
-            ("a trace must be an object", "not-a-trace"),
-            ("expected a trace object", "not-a-trace"),
-            ("the trace has no candidates array", "missing-candidates"),
-            ("the trace has no evidence array", "missing-evidence"),
-        ];
-        if self.message.starts_with("the trace's ") && self.message.contains(" must be an array") {
-            return "list-not-array";
-        }
-        CODES
-            .iter()
-            .find(|(opening, _)| self.message.starts_with(opening))
-            .map_or("unusable", |(_, code)| code)
+        self.code.as_str()
     }
 }
 
@@ -234,56 +269,59 @@ mod tests {
     #[test]
     fn caret_points_at_the_column() {
         let short = "ab,,cd";
-        let e = InputError::at("s", Some(1), Some(4), None, String::new(), Some(short));
+        let e = InputError::at(
+            "s",
+            Some(1),
+            Some(4),
+            None,
+            InputErrorCode::Unusable,
+            String::new(),
+            Some(short),
+        );
         assert_eq!(e.line_text.as_deref(), Some(short));
         assert_eq!(e.caret, Some(3));
 
         let long: String = (0..1000)
             .map(|i| if i == 600 { 'X' } else { 'é' })
             .collect();
-        let e = InputError::at("s", Some(1), Some(601), None, String::new(), Some(&long));
+        let e = InputError::at(
+            "s",
+            Some(1),
+            Some(601),
+            None,
+            InputErrorCode::Unusable,
+            String::new(),
+            Some(&long),
+        );
         let shown = e.line_text.unwrap_or_default();
         assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown}");
         assert_eq!(shown.chars().nth(e.caret.unwrap_or(0)), Some('X'));
 
         // Near the start: no leading cut.
-        let e = InputError::at("s", Some(1), Some(3), None, String::new(), Some(&long));
+        let e = InputError::at(
+            "s",
+            Some(1),
+            Some(3),
+            None,
+            InputErrorCode::Unusable,
+            String::new(),
+            Some(&long),
+        );
         let shown = e.line_text.unwrap_or_default();
         assert!(!shown.starts_with('…'));
         assert_eq!(e.caret, Some(2));
 
         // No column: the line is shown, no caret.
-        let e = InputError::at("s", Some(1), None, None, String::new(), Some(short));
+        let e = InputError::at(
+            "s",
+            Some(1),
+            None,
+            None,
+            InputErrorCode::Unusable,
+            String::new(),
+            Some(short),
+        );
         assert_eq!(e.caret, None);
-    }
-
-    /// Every message the readers write has its code; anything else is `unusable`.
-    #[test]
-    fn codes_of_the_readers_messages() {
-        let code =
-            |message: &str| InputError::at("s", None, None, None, message.to_owned(), None).code();
-        assert_eq!(code("malformed JSON: expected value"), "malformed-json");
-        assert_eq!(
-            code("unexpected end of JSON: EOF while parsing"),
-            "malformed-json"
-        );
-        assert_eq!(
-            code("not UTF-8: byte 0xFF is not a character here"),
-            "not-utf8"
-        );
-        assert_eq!(code("the document is empty"), "empty-document");
-        assert_eq!(code("a trace must be an object, got number"), "not-a-trace");
-        assert_eq!(
-            code("expected a trace object, an array of traces or {\"traces\": [...]}, got string"),
-            "not-a-trace"
-        );
-        assert_eq!(code("the trace has no candidates array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-candidates");
-        assert_eq!(code("the trace has no evidence array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-evidence");
-        assert_eq!(
-            code("the trace's candidates must be an array, got object"),
-            "list-not-array"
-        );
-        assert_eq!(code("cases: duplicate id"), "unusable");
     }
 
     #[test]
@@ -298,6 +336,7 @@ mod tests {
         assert_eq!(e.column, Some(9));
         assert_eq!(text.chars().nth(e.caret.unwrap_or(0)), Some(','));
         assert!(e.message.starts_with("malformed JSON: "), "{}", e.message);
+        assert_eq!(e.code, InputErrorCode::MalformedJson);
         assert!(!e.message.contains(" at line "), "{}", e.message);
     }
 }

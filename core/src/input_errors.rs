@@ -66,9 +66,10 @@ pub fn omitted_total(omitted: &OmittedInputErrors) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::InputErrorCode;
 
-    fn error(message: &str) -> InputError {
-        InputError::at("doc", Some(1), None, None, message.to_owned(), None)
+    fn error(code: InputErrorCode, message: &str) -> InputError {
+        InputError::at("doc", Some(1), None, None, code, message.to_owned(), None)
     }
 
     #[test]
@@ -76,13 +77,33 @@ mod tests {
         let mut listed = Vec::new();
         let mut omitted = OmittedInputErrors::new();
         for _ in 0..999 {
-            keep(&mut listed, &mut omitted, error("malformed JSON: x"));
+            keep(
+                &mut listed,
+                &mut omitted,
+                error(InputErrorCode::MalformedJson, "malformed JSON: x"),
+            );
         }
         // The 1,000th is listed; the next three are counted under their codes.
-        keep(&mut listed, &mut omitted, error("not UTF-8: byte 0xFF"));
-        keep(&mut listed, &mut omitted, error("malformed JSON: y"));
-        keep(&mut listed, &mut omitted, error("not UTF-8: byte 0xFE"));
-        keep(&mut listed, &mut omitted, error("malformed JSON: z"));
+        keep(
+            &mut listed,
+            &mut omitted,
+            error(InputErrorCode::NotUtf8, "not UTF-8: byte 0xFF"),
+        );
+        keep(
+            &mut listed,
+            &mut omitted,
+            error(InputErrorCode::MalformedJson, "malformed JSON: y"),
+        );
+        keep(
+            &mut listed,
+            &mut omitted,
+            error(InputErrorCode::NotUtf8, "not UTF-8: byte 0xFE"),
+        );
+        keep(
+            &mut listed,
+            &mut omitted,
+            error(InputErrorCode::MalformedJson, "malformed JSON: z"),
+        );
         assert_eq!(listed.len(), 1_000);
         assert_eq!(listed[999].message, "not UTF-8: byte 0xFF");
         let expected: OmittedInputErrors =
@@ -95,10 +116,17 @@ mod tests {
 
     #[test]
     fn a_later_part_fills_the_room_left_then_adds_its_counts() {
-        let mut listed: Vec<InputError> = (0..990).map(|_| error("malformed JSON: a")).collect();
+        let mut listed: Vec<InputError> = (0..990)
+            .map(|_| error(InputErrorCode::MalformedJson, "malformed JSON: a"))
+            .collect();
         let mut omitted = OmittedInputErrors::new();
         let part: Vec<InputError> = (0..15)
-            .map(|_| error("a trace must be an object, got number"))
+            .map(|_| {
+                error(
+                    InputErrorCode::NotATrace,
+                    "a trace must be an object, got number",
+                )
+            })
             .collect();
         let part_omitted: OmittedInputErrors =
             [("malformed-json".to_owned(), 7)].into_iter().collect();

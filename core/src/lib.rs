@@ -107,7 +107,7 @@ mod stats;
 mod trace_analysis;
 
 // Reading traces.
-pub use crate::diagnostic::{Diagnostic, InputError, Severity};
+pub use crate::diagnostic::{Diagnostic, InputError, InputErrorCode, Severity};
 pub use crate::input::{
     parse_document, parse_document_bytes, parse_documents, parse_trec_run, parse_value, read_batch,
     read_document, Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace,

@@ -71,12 +71,25 @@ export interface Diagnostic {
   path: string | null;
 }
 
+/** The kind of an input error (`inputErrorsOmitted` counts by it). */
+export type InputErrorCode =
+  | "malformed-json"
+  | "not-utf8"
+  | "empty-document"
+  | "not-a-trace"
+  | "missing-candidates"
+  | "missing-evidence"
+  | "list-not-array"
+  | "unusable";
+
 /** An input that could not be read at all, located by line and column where known. */
 export interface InputError {
   source: string;
   line: number | null;
   column: number | null;
   path: string | null;
+  /** The kind of error: what errors beyond the listed ones are counted under. */
+  code: InputErrorCode;
   message: string;
   /** The offending line, or a window of a long one. */
   lineText: string | null;

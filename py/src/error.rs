@@ -48,6 +48,7 @@ pub(crate) fn unlocated_input_error(py: Python<'_>, source: &str, message: Strin
             line: None,
             column: None,
             path: None,
+            code: ragtrace_core::InputErrorCode::Unusable,
             message,
             line_text: None,
             caret: None,

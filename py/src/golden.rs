@@ -158,6 +158,7 @@ fn runs_error(py: Python<'_>, err: &ragtrace_core::ManyRunError) -> PyErr {
             line: None,
             column: None,
             path: Some(err.path.clone()),
+            code: ragtrace_core::InputErrorCode::Unusable,
             message: err.message.clone(),
             line_text: None,
             caret: None,

@@ -2,7 +2,7 @@
 
 use super::qrels::{self, MAX_GRADE};
 use super::text::normalize_query;
-use crate::diagnostic::{pointer_token, Diagnostic, InputError};
+use crate::diagnostic::{pointer_token, Diagnostic, InputError, InputErrorCode};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -473,6 +473,7 @@ fn located(source: &str, path: &str, message: impl Into<String>) -> InputError {
         line: None,
         column: None,
         path: Some(path.to_owned()),
+        code: InputErrorCode::Unusable,
         message: message.into(),
         line_text: None,
         caret: None,

@@ -2,7 +2,7 @@
 //! rel`, one case per qid (`caseId` = qid, no query), its lines as `judgments`. Blank
 //! lines and lines starting with `#` are skipped, as trec_eval does.
 
-use crate::diagnostic::{pointer_token, Diagnostic, InputError};
+use crate::diagnostic::{pointer_token, Diagnostic, InputError, InputErrorCode};
 use std::collections::HashMap;
 
 /// The largest grade in absolute value (in qrels and in a cases file's `judgments`):
@@ -89,6 +89,7 @@ pub(super) fn parse_qrels(
                     Some(line),
                     Some(1),
                     None,
+                    InputErrorCode::Unusable,
                     message,
                     Some(raw),
                 ));
@@ -103,6 +104,7 @@ pub(super) fn parse_qrels(
             None,
             None,
             None,
+            InputErrorCode::Unusable,
             format!("{more} more lines could not be read"),
             None,
         ));

@@ -5,9 +5,11 @@ use super::model::{DocumentSummary, ParsedBatch, Trace};
 use super::numbers::{original_column, JsonFailure};
 use super::parts::{Place, Sink};
 use super::shapes::{end_of_document, is_wrapper, read_object, ShapeState};
-use super::visitors::{Item, ListField, RawObject, Top};
-use crate::diagnostic::InputError;
+use super::visitors::{BatchSink, Item, RawObject, Top, TopSeed};
+use crate::diagnostic::{InputError, InputErrorCode};
 use crate::input_errors::{keep, omitted_total, OmittedInputErrors};
+use serde::de::DeserializeSeed;
+use serde_json::Value;
 use std::sync::Arc;
 
 pub(super) struct Builder {
@@ -30,6 +32,20 @@ pub(super) struct Builder {
     shapes: ShapeState,
     /// Spans skipped since the last drain.
     skipped_spans: usize,
+    /// The builder before the first element of the batch being read, while one is.
+    batch_start: Option<BatchStart>,
+}
+
+/// What [`Builder::forget_batch`] goes back to: the builder before a batch's first
+/// element (a batch's elements are built as they are read, before the document is
+/// known to be JSON, or a wrapper to be one).
+struct BatchStart {
+    traces: usize,
+    errors: usize,
+    errors_omitted: OmittedInputErrors,
+    slots: usize,
+    skipped_spans: usize,
+    shapes: ShapeState,
 }
 
 /// How many traces' structs are shared (allocated) together; see [`Builder::pending`].
@@ -53,6 +69,7 @@ impl Builder {
             },
             shapes: ShapeState::default(),
             skipped_spans: 0,
+            batch_start: None,
         }
     }
 
@@ -61,10 +78,11 @@ impl Builder {
         line: Option<usize>,
         column: Option<usize>,
         path: Option<String>,
+        code: InputErrorCode,
         message: String,
         line_text: Option<&str>,
     ) {
-        let error = InputError::at(&self.source, line, column, path, message, line_text);
+        let error = InputError::at(&self.source, line, column, path, code, message, line_text);
         keep(&mut self.errors, &mut self.errors_omitted, error);
     }
 
@@ -86,6 +104,7 @@ impl Builder {
                 error.line,
                 Some(chars.max(1)),
                 None,
+                error.code,
                 error.message,
                 Some(line_text),
             );
@@ -97,29 +116,37 @@ impl Builder {
     /// line and character column; like a syntax error, it takes a trace's position.
     pub(super) fn unreadable(&mut self, line: usize, column: usize, message: String, text: &str) {
         self.slots += 1;
-        self.fail(Some(line), Some(column), None, message, Some(text));
+        self.fail(
+            Some(line),
+            Some(column),
+            None,
+            InputErrorCode::NotUtf8,
+            message,
+            Some(text),
+        );
     }
 
+    /// What is left of a document once read: its batch's elements were built as they
+    /// were read, and are kept if it is a batch (an array, a wrapper); any other object
+    /// is one trace-level object.
     pub(super) fn top(&mut self, top: Top, pointer: &str, line: Option<(usize, &str)>) {
         match top {
-            Top::Array(items) => self.items(items, pointer, line),
-            Top::Object(o) if is_wrapper(&o) => {
-                let Some((ListField::List(items), name)) = o.traces else {
-                    return;
-                };
-                let prefix = format!("{pointer}/{name}");
-                self.items(items, &prefix, line);
-            }
+            Top::Array => self.keep_batch(),
+            Top::Object(o) if is_wrapper(&o) => self.keep_batch(),
             Top::Object(o) => {
+                // Its `traces`, if any, were no batch.
+                self.forget_batch();
                 let place = Place { pointer, line };
                 self.object(*o, place);
             }
             Top::Other(found) => {
+                self.keep_batch();
                 self.slots += 1;
                 self.fail(
                     line.map(|l| l.0),
                     None,
                     Some(pointer.to_owned()).filter(|p| !p.is_empty()),
+                    InputErrorCode::NotATrace,
                     format!("expected a trace object, an array of traces or {{\"traces\": [...]}}, got {found}"),
                     line.map(|l| l.1),
                 );
@@ -127,34 +154,81 @@ impl Builder {
         }
     }
 
-    pub(super) fn items(
-        &mut self,
-        items: Vec<Item<RawObject>>,
-        prefix: &str,
-        line: Option<(usize, &str)>,
-    ) {
-        for (index, item) in items.into_iter().enumerate() {
-            let pointer = format!("{prefix}/{index}");
-            match item {
-                Item::Object(o) => self.object(
-                    o,
-                    Place {
-                        pointer: &pointer,
-                        line,
-                    },
-                ),
-                Item::NotObject(found) => {
-                    self.slots += 1;
-                    self.fail(
-                        line.map(|l| l.0),
-                        None,
-                        Some(pointer),
-                        format!("a trace must be an object, got {found}"),
-                        None,
-                    );
-                }
+    /// Reads an already-parsed JSON value as a whole document.
+    pub(super) fn value(&mut self, value: &Value) {
+        let mut batch = Batch {
+            builder: self,
+            pointer: "",
+            line: None,
+        };
+        match (TopSeed { sink: &mut batch }).deserialize(value) {
+            Ok(top) => self.top(top, "", None),
+            // Our visitors accept every JSON value, so this is unreachable in practice.
+            Err(err) => {
+                self.forget_batch();
+                self.fail(
+                    None,
+                    None,
+                    None,
+                    InputErrorCode::Unusable,
+                    err.to_string(),
+                    None,
+                );
             }
         }
+    }
+
+    /// One element of a batch, at `pointer`.
+    fn element(&mut self, item: Item<RawObject>, pointer: String, line: Option<(usize, &str)>) {
+        if self.batch_start.is_none() {
+            self.batch_start = Some(BatchStart {
+                traces: self.trace_count(),
+                errors: self.errors.len(),
+                errors_omitted: self.errors_omitted.clone(),
+                slots: self.slots,
+                skipped_spans: self.skipped_spans,
+                shapes: self.shapes.clone(),
+            });
+        }
+        match item {
+            Item::Object(o) => self.object(
+                o,
+                Place {
+                    pointer: &pointer,
+                    line,
+                },
+            ),
+            Item::NotObject(found) => {
+                self.slots += 1;
+                self.fail(
+                    line.map(|l| l.0),
+                    None,
+                    Some(pointer),
+                    InputErrorCode::NotATrace,
+                    format!("a trace must be an object, got {found}"),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Undoes the elements of the batch being read, if any.
+    pub(super) fn forget_batch(&mut self) {
+        let Some(start) = self.batch_start.take() else {
+            return;
+        };
+        self.share_pending();
+        self.traces.truncate(start.traces);
+        self.errors.truncate(start.errors);
+        self.errors_omitted = start.errors_omitted;
+        self.slots = start.slots;
+        self.skipped_spans = start.skipped_spans;
+        self.shapes = start.shapes;
+    }
+
+    /// Keeps the elements of the batch just read.
+    fn keep_batch(&mut self) {
+        self.batch_start = None;
     }
 
     pub(super) fn object(&mut self, o: RawObject, place: Place) {
@@ -219,6 +293,28 @@ impl Builder {
     }
 }
 
+/// The sink of a document's batch: each element built by `builder` where it sits in
+/// the document (under `pointer`, on JSON Lines line `line`).
+pub(super) struct Batch<'b> {
+    pub(super) builder: &'b mut Builder,
+    pub(super) pointer: &'b str,
+    pub(super) line: Option<(usize, &'b str)>,
+}
+
+impl BatchSink for Batch<'_> {
+    fn element(&mut self, field: Option<&'static str>, index: usize, item: Item<RawObject>) {
+        let pointer = match field {
+            Some(name) => format!("{}/{name}/{index}", self.pointer),
+            None => format!("{}/{index}", self.pointer),
+        };
+        self.builder.element(item, pointer, self.line);
+    }
+
+    fn forget_batch(&mut self) {
+        self.builder.forget_batch();
+    }
+}
+
 impl Sink for Builder {
     fn source(&self) -> &Arc<str> {
         &self.source
@@ -236,12 +332,13 @@ impl Sink for Builder {
         }
     }
 
-    fn fail(&mut self, place: Place, message: String) {
+    fn fail(&mut self, place: Place, code: InputErrorCode, message: String) {
         Builder::fail(
             self,
             place.line.map(|l| l.0),
             None,
             Some(place.pointer.to_owned()).filter(|p| !p.is_empty()),
+            code,
             message,
             place.line.map(|l| l.1),
         );

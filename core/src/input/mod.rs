@@ -59,11 +59,12 @@ mod stream;
 mod trec_run;
 mod visitors;
 
-use builder::Builder;
+use crate::diagnostic::InputErrorCode;
+use builder::{Batch, Builder};
 use numbers::JsonFailure;
 use serde::de::DeserializeSeed;
 use serde_json::Value;
-use visitors::TopSeed;
+use visitors::{BatchSink, TopSeed};
 
 pub(crate) use model::{name_hash, Hot, NameHashes};
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
@@ -87,7 +88,14 @@ pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
     }
     let mut builder = Builder::new(source);
     if text.trim().is_empty() {
-        builder.fail(None, None, None, "the document is empty".into(), None);
+        builder.fail(
+            None,
+            None,
+            None,
+            InputErrorCode::EmptyDocument,
+            "the document is empty".into(),
+            None,
+        );
     } else if looks_like_json_lines(text) {
         parse_json_lines(&mut builder, text);
     } else {
@@ -98,24 +106,49 @@ pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
 
 /// A whole document that is not JSON Lines: one object, array or wrapper.
 fn parse_single_document(builder: &mut Builder, text: &str) {
-    match parse_top(text, false) {
-        Ok(top) => builder.top(top, "", None),
-        Err(err) => builder.json_error(&err, text, 0),
+    if let Err(err) = read_top(builder, text, "", None) {
+        builder.json_error(&err, text, 0);
     }
 }
 
-/// One JSON value and nothing after it (but whitespace). A text with numbers beyond a
-/// double's range is read again with them marked (see `numbers`).
-fn parse_top(text: &str, nested: bool) -> Result<visitors::Top, JsonFailure> {
-    match parse_top_once(text, nested) {
+/// Reads one document (or JSON Lines line) at `pointer`, or keeps nothing of it when
+/// it is not one JSON value: a batch's elements are built as they are read, and undone.
+fn read_top(
+    builder: &mut Builder,
+    text: &str,
+    pointer: &str,
+    line: Option<(usize, &str)>,
+) -> Result<(), JsonFailure> {
+    let mut batch = Batch {
+        builder,
+        pointer,
+        line,
+    };
+    let read = parse_top(text, &mut batch);
+    match read {
+        Ok(top) => builder.top(top, pointer, line),
+        Err(failure) => {
+            builder.forget_batch();
+            return Err(failure);
+        }
+    }
+    Ok(())
+}
+
+/// One JSON value and nothing after it (but whitespace), its batch handed to `sink`.
+/// A text with numbers beyond a double's range is read again with them marked (see
+/// `numbers`), the first reading's elements undone.
+fn parse_top(text: &str, sink: &mut dyn BatchSink) -> Result<visitors::Top, JsonFailure> {
+    match parse_top_once(text, sink) {
         Err(error) if numbers::is_out_of_range(&error) => {
+            sink.forget_batch();
             let Some((rewritten, shifts)) = numbers::rewrite_out_of_range(text) else {
                 return Err(JsonFailure {
                     error,
                     shifts: Vec::new(),
                 });
             };
-            parse_top_once(&rewritten, nested).map_err(|error| JsonFailure { error, shifts })
+            parse_top_once(&rewritten, sink).map_err(|error| JsonFailure { error, shifts })
         }
         other => other.map_err(|error| JsonFailure {
             error,
@@ -124,29 +157,41 @@ fn parse_top(text: &str, nested: bool) -> Result<visitors::Top, JsonFailure> {
     }
 }
 
-fn parse_top_once(text: &str, nested: bool) -> Result<visitors::Top, serde_json::Error> {
+fn parse_top_once(
+    text: &str,
+    sink: &mut dyn BatchSink,
+) -> Result<visitors::Top, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    TopSeed { nested }
+    TopSeed { sink }
         .deserialize(&mut de)
         .and_then(|top| de.end().map(|()| top))
 }
 
+/// A sink that builds nothing: for reading a text only to find its syntax error.
+struct Unbuilt;
+
+impl BatchSink for Unbuilt {
+    fn element(
+        &mut self,
+        _: Option<&'static str>,
+        _: usize,
+        _: visitors::Item<visitors::RawObject>,
+    ) {
+    }
+    fn forget_batch(&mut self) {}
+}
+
 /// One non-blank JSON Lines line; `index` is 0-based, blank lines counted.
 fn parse_json_line(builder: &mut Builder, index: usize, line: &str) {
-    match parse_top(line, true) {
-        Ok(top) => builder.top(top, &format!("/{index}"), Some((index + 1, line))),
-        Err(err) => builder.json_error(&err, line, index),
+    if let Err(err) = read_top(builder, line, &format!("/{index}"), Some((index + 1, line))) {
+        builder.json_error(&err, line, index);
     }
 }
 
 /// Reads an already-parsed JSON value (the JS API passes objects).
 pub fn parse_value(source: &str, value: &Value) -> ParsedBatch {
     let mut builder = Builder::new(source);
-    match (TopSeed { nested: false }).deserialize(value) {
-        Ok(top) => builder.top(top, "", None),
-        // Our visitors accept every JSON value, so this is unreachable in practice.
-        Err(err) => builder.fail(None, None, None, err.to_string(), None),
-    }
+    builder.value(value);
     builder.finish()
 }
 

@@ -7,7 +7,7 @@ use super::model::{Candidate, InputRank, Rank, Trace, TraceKind};
 use super::scalar::Diags;
 use super::visitors::{Item, ListField, RawCandidate, RawObject, RawRank};
 use crate::config::{ConfigError, SettingKey, SettingValueError, Settings};
-use crate::diagnostic::{pointer_token, Diagnostic};
+use crate::diagnostic::{pointer_token, Diagnostic, InputErrorCode};
 use crate::label::{canonical_label, classify_label, CanonicalLabel};
 use serde_json::Value;
 use std::sync::Arc;
@@ -29,7 +29,7 @@ pub(super) trait Sink {
     fn next_position(&mut self) -> usize;
     fn trace(&mut self, trace: Trace);
     /// An object that is no trace (its position already taken), and why.
-    fn fail(&mut self, place: Place, message: String);
+    fn fail(&mut self, place: Place, code: InputErrorCode, message: String);
     /// Records of the document that are no trace and were skipped (spans of other
     /// kinds), counted in the document's summary.
     fn skipped_spans(&mut self, count: usize);
@@ -39,13 +39,13 @@ pub(super) trait Sink {
 pub(super) fn one_trace(
     sink: &mut dyn Sink,
     place: Place,
-    build: impl FnOnce(usize, &Arc<str>) -> Result<Trace, String>,
+    build: impl FnOnce(usize, &Arc<str>) -> Result<Trace, (InputErrorCode, String)>,
 ) {
     let position = sink.next_position();
     let source = sink.source().clone();
     match build(position, &source) {
         Ok(trace) => sink.trace(trace),
-        Err(message) => sink.fail(place, message),
+        Err((code, message)) => sink.fail(place, code, message),
     }
 }
 
@@ -53,17 +53,26 @@ pub(super) fn has_list<T>(field: &Option<(ListField<T>, &'static str)>) -> bool 
     matches!(field, Some((ListField::List(_), _)))
 }
 
-pub(super) fn missing_list_message(o: &RawObject, wanted: &str) -> String {
+/// Why an object without the list it `wanted` (`candidates` or `evidence`) is no trace.
+pub(super) fn missing_list(o: &RawObject, wanted: &str) -> (InputErrorCode, String) {
     let field = if wanted == "candidates" {
         &o.candidates
     } else {
         &o.evidence
     };
     match field {
-        Some((ListField::Wrong(found), name)) => {
-            format!("the trace's {name} must be an array, got {found}")
-        }
-        _ => format!("the trace has no {wanted} array (a RerankTrace needs candidates, a LookupResult evidence)"),
+        Some((ListField::Wrong(found), name)) => (
+            InputErrorCode::ListNotArray,
+            format!("the trace's {name} must be an array, got {found}"),
+        ),
+        _ => (
+            if wanted == "candidates" {
+                InputErrorCode::MissingCandidates
+            } else {
+                InputErrorCode::MissingEvidence
+            },
+            format!("the trace has no {wanted} array (a RerankTrace needs candidates, a LookupResult evidence)"),
+        ),
     }
 }
 

@@ -32,8 +32,8 @@
 //! that earlier syntax error is the one reported (the first problem in reading order).
 
 use super::builder::Builder;
-use super::{parse_json_line, parse_single_document, parse_top};
-use crate::diagnostic::InputError;
+use super::{parse_json_line, parse_single_document, parse_top, Unbuilt};
+use crate::diagnostic::{InputError, InputErrorCode};
 use crate::input::{DocumentSummary, ParsedBatch};
 use std::str::Utf8Error;
 
@@ -172,9 +172,16 @@ impl DocumentReader {
             }
             Shape::Single => parse_single_bytes(&mut self.builder, &self.pending),
             // `advance` at the end leaves only these two, or nothing but blanks.
-            Shape::Start | Shape::Blank | Shape::FirstLine | Shape::SecondLine => self
-                .builder
-                .fail(None, None, None, "the document is empty".into(), None),
+            Shape::Start | Shape::Blank | Shape::FirstLine | Shape::SecondLine => {
+                self.builder.fail(
+                    None,
+                    None,
+                    None,
+                    InputErrorCode::EmptyDocument,
+                    "the document is empty".into(),
+                    None,
+                )
+            }
         }
         self.builder.finish()
     }
@@ -306,7 +313,7 @@ impl DocumentReader {
         match std::str::from_utf8(bytes) {
             Ok(text) if text.trim().is_empty() => {}
             Ok(text) => parse_json_line(&mut self.builder, index, text),
-            Err(err) => bad_bytes(&mut self.builder, bytes, err, index, true),
+            Err(err) => bad_bytes(&mut self.builder, bytes, err, index),
         }
     }
 }
@@ -322,24 +329,18 @@ pub fn parse_document_bytes(source: &str, bytes: &[u8]) -> ParsedBatch {
 fn parse_single_bytes(builder: &mut Builder, bytes: &[u8]) {
     match std::str::from_utf8(bytes) {
         Ok(text) => parse_single_document(builder, text),
-        Err(err) => bad_bytes(builder, bytes, err, 0, false),
+        Err(err) => bad_bytes(builder, bytes, err, 0),
     }
 }
 
 /// A document or line (after `lines_before` lines of its document) that is not UTF-8:
 /// the syntax error before the bad bytes if there is one, else the bad bytes.
-fn bad_bytes(
-    builder: &mut Builder,
-    bytes: &[u8],
-    err: Utf8Error,
-    lines_before: usize,
-    nested: bool,
-) {
+fn bad_bytes(builder: &mut Builder, bytes: &[u8], err: Utf8Error, lines_before: usize) {
     let good = bytes.get(..err.valid_up_to()).unwrap_or_default();
     let good = std::str::from_utf8(good).unwrap_or_default();
     // Shown in the error's excerpt only, where the caret points at the bad bytes.
     let shown = String::from_utf8_lossy(bytes);
-    if let Err(syntax) = parse_top(good, nested) {
+    if let Err(syntax) = parse_top(good, &mut Unbuilt) {
         if syntax.error.classify() != serde_json::error::Category::Eof {
             builder.json_error(&syntax, &shown, lines_before);
             return;

@@ -9,9 +9,7 @@
 
 use super::builder::Builder;
 use super::model::{ParsedBatch, Trace};
-use super::visitors::TopSeed;
-use crate::diagnostic::{Diagnostic, InputError};
-use serde::de::DeserializeSeed;
+use crate::diagnostic::{Diagnostic, InputError, InputErrorCode};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -58,6 +56,7 @@ pub(crate) fn parse_trec_run_bytes(source: &str, bytes: &[u8]) -> ParsedBatch {
                 Some(line),
                 None,
                 None,
+                InputErrorCode::Unusable,
                 format!("line {line} is not UTF-8 text: a run file must be UTF-8"),
                 None,
             ));
@@ -87,6 +86,7 @@ pub fn parse_trec_run(source: &str, text: &str) -> ParsedBatch {
                 Some(line),
                 Some(1),
                 None,
+                InputErrorCode::Unusable,
                 message,
                 Some(text),
             ));
@@ -165,10 +165,7 @@ pub fn parse_trec_run(source: &str, text: &str) -> ParsedBatch {
 
     // The same builder as every JSON document's, over the traces' JSON shape.
     let mut builder = Builder::new(source);
-    match (TopSeed { nested: false }).deserialize(&Value::Array(traces)) {
-        Ok(top) => builder.top(top, "", None),
-        Err(err) => builder.fail(None, None, None, err.to_string(), None),
-    }
+    builder.value(&Value::Array(traces));
     let mut batch = builder.finish();
     for (trace, notes) in batch.traces.iter_mut().zip(duplicates) {
         if notes.is_empty() {
@@ -188,6 +185,7 @@ pub fn parse_trec_run(source: &str, text: &str) -> ParsedBatch {
             None,
             None,
             None,
+            InputErrorCode::Unusable,
             format!("{more_errors} more lines could not be read"),
             None,
         ));

@@ -271,11 +271,6 @@ pub(super) const CANDIDATE_LIST: ListSeed<CandidateVisitor> = ListSeed {
     expecting: "an array of candidates",
 };
 
-pub(super) const TRACE_LIST: ListSeed<ObjectSeed> = ListSeed {
-    element: ObjectSeed { nested: true },
-    expecting: "an array of traces",
-};
-
 impl<'de, T, S> DeserializeSeed<'de> for ListSeed<S>
 where
     S: DeserializeSeed<'de, Value = Item<T>> + Copy,
@@ -373,7 +368,9 @@ pub(super) struct RawObject {
     pub(super) evidence: Option<(ListField<RawCandidate>, &'static str)>,
     /// An embedded trace (`None` inside a nested object, where `trace` is just an unknown field).
     pub(super) trace: Option<(Item<Box<RawObject>>, &'static str)>,
-    pub(super) traces: Option<(ListField<RawObject>, &'static str)>,
+    /// A wrapper's `traces` (only on the document's own object), its elements already
+    /// handed to the [`BatchSink`].
+    pub(super) traces: Option<(BatchField, &'static str)>,
     pub(super) relevance_level: Option<Arc<str>>,
     pub(super) top_similarity: Option<f64>,
     pub(super) low_quality: Option<bool>,
@@ -381,11 +378,10 @@ pub(super) struct RawObject {
     pub(super) diags: Diags,
 }
 
-/// `nested`: inside a wrapper or an embedded trace, `trace` / `traces` are ordinary unknown fields.
+/// A trace-level object inside a batch or an embedded trace, where `trace` / `traces`
+/// are ordinary unknown fields.
 #[derive(Clone, Copy)]
-pub(super) struct ObjectSeed {
-    pub(super) nested: bool,
-}
+pub(super) struct ObjectSeed;
 
 impl<'de> DeserializeSeed<'de> for ObjectSeed {
     type Value = Item<RawObject>;
@@ -404,108 +400,184 @@ impl<'de> Visitor<'de> for ObjectSeed {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(Item::NotObject("array"))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut o = RawObject::default();
-        while let Some(key) = map.next_key_seed(KeySeed(trace_key))? {
-            let (key, name) = match key {
-                KeyOf::Known(TraceKey::Trace | TraceKey::Traces, name) if self.nested => {
-                    let (value, cut) = next_kept(&mut map)?;
-                    if cut {
-                        o.diags.cut_deep(name);
-                    }
-                    o.extra.insert(name.to_owned(), value);
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        object_fields(map, None).map(Item::Object)
+    }
+}
+
+/// The fields of a trace-level object. `document`: the sink of the document's own
+/// object, which alone reads `trace` (an embedded trace) and `traces` (a wrapper's
+/// batch, handed to the sink element by element); without it both are unknown fields.
+fn object_fields<'de, A: MapAccess<'de>>(
+    mut map: A,
+    mut document: Option<&mut dyn BatchSink>,
+) -> Result<RawObject, A::Error> {
+    let mut o = RawObject::default();
+    while let Some(key) = map.next_key_seed(KeySeed(trace_key))? {
+        let (key, name) = match key {
+            KeyOf::Known(TraceKey::Trace | TraceKey::Traces, name) if document.is_none() => {
+                let (value, cut) = next_kept(&mut map)?;
+                if cut {
+                    o.diags.cut_deep(name);
+                }
+                o.extra.insert(name.to_owned(), value);
+                continue;
+            }
+            KeyOf::Known(key, name) => (key, name),
+            KeyOf::Other(name) => {
+                let (value, cut) = next_kept(&mut map)?;
+                if cut {
+                    o.diags.cut_deep(&name);
+                }
+                o.extra.insert(name, value);
+                continue;
+            }
+        };
+        let d = &mut o.diags;
+        match key {
+            TraceKey::Options => {
+                let (value, cut) = next_kept(&mut map)?;
+                if cut {
+                    d.cut_deep(name);
+                }
+                o.options = Some((value, name));
+            }
+            TraceKey::Candidates => {
+                o.candidates = Some((map.next_value_seed(CANDIDATE_LIST)?, name))
+            }
+            TraceKey::Evidence => o.evidence = Some((map.next_value_seed(CANDIDATE_LIST)?, name)),
+            TraceKey::Trace => {
+                let item = match map.next_value_seed(ObjectSeed)? {
+                    Item::Object(inner) => Item::Object(Box::new(inner)),
+                    Item::NotObject(t) => Item::NotObject(t),
+                };
+                o.trace = Some((item, name));
+            }
+            TraceKey::Traces => {
+                let Some(sink) = document.as_deref_mut() else {
                     continue;
+                };
+                // A repeated field: the last one counts, as for every field, so the
+                // elements of an earlier one are undone.
+                if o.traces.is_some() {
+                    sink.forget_batch();
                 }
-                KeyOf::Known(key, name) => (key, name),
-                KeyOf::Other(name) => {
-                    let (value, cut) = next_kept(&mut map)?;
-                    if cut {
-                        o.diags.cut_deep(&name);
-                    }
-                    o.extra.insert(name, value);
-                    continue;
-                }
-            };
-            let d = &mut o.diags;
-            match key {
-                TraceKey::Options => {
-                    let (value, cut) = next_kept(&mut map)?;
-                    if cut {
-                        d.cut_deep(name);
-                    }
-                    o.options = Some((value, name));
-                }
-                TraceKey::Candidates => {
-                    o.candidates = Some((map.next_value_seed(CANDIDATE_LIST)?, name))
-                }
-                TraceKey::Evidence => {
-                    o.evidence = Some((map.next_value_seed(CANDIDATE_LIST)?, name))
-                }
-                TraceKey::Trace => {
-                    let item = match map.next_value_seed(ObjectSeed { nested: true })? {
-                        Item::Object(inner) => Item::Object(Box::new(inner)),
-                        Item::NotObject(t) => Item::NotObject(t),
-                    };
-                    o.trace = Some((item, name));
-                }
-                TraceKey::Traces => o.traces = Some((map.next_value_seed(TRACE_LIST)?, name)),
-                _ => {
-                    let value = map.next_value_seed(ScalarSeed)?;
-                    match key {
-                        TraceKey::Kind => o.kind = take_str(value, name, d),
-                        TraceKey::RequestId => o.request_id = take_id(value, name, d),
-                        TraceKey::CaseId => o.case_id = take_id(value, name, d),
-                        TraceKey::Query => o.query = take_str(value, name, d),
-                        TraceKey::Mode => o.mode = take_str(value, name, d),
-                        TraceKey::CategoryFilter => o.category_filter = take_str(value, name, d),
-                        TraceKey::RelevanceLevel => o.relevance_level = take_str(value, name, d),
-                        TraceKey::TopSimilarity => o.top_similarity = take_number(value, name, d),
-                        TraceKey::LowQuality => o.low_quality = take_bool(value, name, d),
-                        _ => {}
-                    }
+                let field = map.next_value_seed(BatchSeed {
+                    sink,
+                    field: Some(name),
+                })?;
+                o.traces = Some((field, name));
+            }
+            _ => {
+                let value = map.next_value_seed(ScalarSeed)?;
+                match key {
+                    TraceKey::Kind => o.kind = take_str(value, name, d),
+                    TraceKey::RequestId => o.request_id = take_id(value, name, d),
+                    TraceKey::CaseId => o.case_id = take_id(value, name, d),
+                    TraceKey::Query => o.query = take_str(value, name, d),
+                    TraceKey::Mode => o.mode = take_str(value, name, d),
+                    TraceKey::CategoryFilter => o.category_filter = take_str(value, name, d),
+                    TraceKey::RelevanceLevel => o.relevance_level = take_str(value, name, d),
+                    TraceKey::TopSimilarity => o.top_similarity = take_number(value, name, d),
+                    TraceKey::LowQuality => o.low_quality = take_bool(value, name, d),
+                    _ => {}
                 }
             }
         }
-        Ok(Item::Object(o))
+    }
+    Ok(o)
+}
+
+// Batches: a document that is an array of traces, or a wrapper's `traces`.
+
+/// Where the elements of a batch go as they are read: each is made a trace or an
+/// input error, and dropped, before the next is read, so a batch of millions of
+/// elements never holds them all at once (held, they took ~384 bytes each).
+pub(super) trait BatchSink {
+    /// Element `index` of the batch; `field` names the wrapper's field holding it,
+    /// `None` when the document itself is the array.
+    fn element(&mut self, field: Option<&'static str>, index: usize, item: Item<RawObject>);
+    /// Undoes every element handed over since the batch began: what looked like a
+    /// wrapper's batch can turn out not to be one (or not to be JSON).
+    fn forget_batch(&mut self);
+}
+
+/// A wrapper's `traces` field: an array, its elements handed to the [`BatchSink`], or
+/// any other JSON value (`null` included), which makes no wrapper.
+pub(super) enum BatchField {
+    NotArray,
+    Read,
+}
+
+/// Reads a batch array, handing each element to `sink` as it is read.
+struct BatchSeed<'s> {
+    sink: &'s mut dyn BatchSink,
+    field: Option<&'static str>,
+}
+
+impl<'de> DeserializeSeed<'de> for BatchSeed<'_> {
+    type Value = BatchField;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BatchSeed<'_> {
+    type Value = BatchField;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of traces")
+    }
+    other_values!(|_| BatchField::NotArray);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut index = 0;
+        while let Some(item) = seq.next_element_seed(ObjectSeed)? {
+            self.sink.element(self.field, index, item);
+            index += 1;
+        }
+        Ok(BatchField::Read)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(BatchField::NotArray)
     }
 }
 
 /// A whole document (or one JSON Lines line).
 pub(super) enum Top {
     Object(Box<RawObject>),
-    Array(Vec<Item<RawObject>>),
+    /// An array of traces, its elements handed to the [`BatchSink`].
+    Array,
     Other(&'static str),
 }
 
-pub(super) struct TopSeed {
-    pub(super) nested: bool,
+/// A whole document, whose batch (the document as an array, or a wrapper's
+/// `traces`) goes to `sink` element by element.
+pub(super) struct TopSeed<'s> {
+    pub(super) sink: &'s mut dyn BatchSink,
 }
 
-impl<'de> DeserializeSeed<'de> for TopSeed {
+impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
     type Value = Top;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Top, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for TopSeed {
+impl<'de> Visitor<'de> for TopSeed<'_> {
     type Value = Top;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a trace object or an array of traces")
     }
     other_values!(Top::Other);
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(ObjectSeed { nested: true })? {
-            items.push(item);
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Top, A::Error> {
+        BatchSeed {
+            sink: self.sink,
+            field: None,
         }
-        Ok(Top::Array(items))
+        .visit_seq(seq)?;
+        Ok(Top::Array)
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Top, A::Error> {
-        let _ = self.nested;
-        match (ObjectSeed { nested: false }).visit_map(map)? {
-            Item::Object(o) => Ok(Top::Object(Box::new(o))),
-            Item::NotObject(t) => Ok(Top::Other(t)),
-        }
+        object_fields(map, Some(self.sink)).map(|o| Top::Object(Box::new(o)))
     }
 }

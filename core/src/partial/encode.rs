@@ -8,6 +8,7 @@ use super::pieces::{in_order, Piece};
 use super::{Partial, PlacedError, PlacedWarning};
 use crate::batch::{SummaryBuilder, SweepCounts, SweepScopes};
 use crate::config::{Config, Settings};
+use crate::diagnostic::{InputError, InputErrorCode};
 use crate::input_errors::OmittedInputErrors;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -63,6 +64,65 @@ struct Encoded {
     /// of a ragtrace that kept every error.
     #[serde(default, skip_serializing_if = "OmittedInputErrors::is_empty")]
     input_errors_omitted: OmittedInputErrors,
+}
+
+/// An input error as a partial's bytes hold it: without `code` when an older ragtrace
+/// wrote it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredError {
+    source: String,
+    line: Option<usize>,
+    column: Option<usize>,
+    path: Option<String>,
+    code: Option<InputErrorCode>,
+    message: String,
+    line_text: Option<String>,
+    caret: Option<usize>,
+}
+
+/// Reads an input error of a partial of any ragtrace: one written before errors
+/// carried their code gets the code that ragtrace counted it under, read from the
+/// message.
+pub(super) fn error_of_any_version<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<InputError, D::Error> {
+    let stored = StoredError::deserialize(d)?;
+    Ok(InputError {
+        code: stored
+            .code
+            .unwrap_or_else(|| code_of_older_message(&stored.message)),
+        source: stored.source,
+        line: stored.line,
+        column: stored.column,
+        path: stored.path,
+        message: stored.message,
+        line_text: stored.line_text,
+        caret: stored.caret,
+    })
+}
+
+/// The code an older ragtrace counted an error under: read from its message's opening
+/// words; `unusable` for any other message.
+fn code_of_older_message(message: &str) -> InputErrorCode {
+    use InputErrorCode::*;
+    const CODES: [(&str, InputErrorCode); 8] = [
+        ("malformed JSON: ", MalformedJson),
+        ("unexpected end of JSON: ", MalformedJson),
+        ("not UTF-8: ", NotUtf8),
+        ("the document is empty", EmptyDocument),
+        ("a trace must be an object", NotATrace),
+        ("expected a trace object", NotATrace),
+        ("the trace has no candidates array", MissingCandidates),
+        ("the trace has no evidence array", MissingEvidence),
+    ];
+    if message.starts_with("the trace's ") && message.contains(" must be an array") {
+        return ListNotArray;
+    }
+    CODES
+        .iter()
+        .find(|(opening, _)| message.starts_with(opening))
+        .map_or(Unusable, |(_, code)| *code)
 }
 
 fn sweep_parts(counts: &SweepCounts) -> (usize, Vec<usize>) {
@@ -195,4 +255,47 @@ pub(super) fn fingerprint(partial: &Partial) -> u64 {
     let mut hasher = crate::fast_hash::FxHasher::default();
     hasher.write(&partial.to_bytes());
     hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error of an older partial, without `code`, gets the code its message was
+    /// counted under; one with `code` keeps it whatever its message says.
+    #[test]
+    fn an_older_partials_errors_get_their_codes_from_their_messages() {
+        let code = |message: &str| code_of_older_message(message).as_str();
+        assert_eq!(code("malformed JSON: expected value"), "malformed-json");
+        assert_eq!(
+            code("unexpected end of JSON: EOF while parsing"),
+            "malformed-json"
+        );
+        assert_eq!(
+            code("not UTF-8: byte 0xFF is not a character here"),
+            "not-utf8"
+        );
+        assert_eq!(code("the document is empty"), "empty-document");
+        assert_eq!(code("a trace must be an object, got number"), "not-a-trace");
+        assert_eq!(
+            code("expected a trace object, an array of traces or {\"traces\": [...]}, got string"),
+            "not-a-trace"
+        );
+        assert_eq!(code("the trace has no candidates array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-candidates");
+        assert_eq!(code("the trace has no evidence array (a RerankTrace needs candidates, a LookupResult evidence)"), "missing-evidence");
+        assert_eq!(
+            code("the trace's candidates must be an array, got object"),
+            "list-not-array"
+        );
+        assert_eq!(code("cases: duplicate id"), "unusable");
+
+        let older = r#"{"source":"a.jsonl","line":3,"column":null,"path":"/2","message":"the trace has no candidates array","lineText":"{}","caret":null}"#;
+        let newer = r#"{"source":"a.jsonl","line":3,"column":null,"path":"/2","code":"not-a-trace","message":"the trace has no candidates array","lineText":"{}","caret":null}"#;
+        let read = |text: &str| {
+            let mut de = serde_json::Deserializer::from_str(text);
+            error_of_any_version(&mut de).map(|e| e.code)
+        };
+        assert_eq!(read(older).ok(), Some(InputErrorCode::MissingCandidates));
+        assert_eq!(read(newer).ok(), Some(InputErrorCode::NotATrace));
+    }
 }

@@ -89,6 +89,7 @@ struct PlacedWarning {
 #[serde(rename_all = "camelCase")]
 struct PlacedError {
     piece: usize,
+    #[serde(deserialize_with = "encode::error_of_any_version")]
     error: InputError,
 }
 

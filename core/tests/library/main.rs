@@ -13,6 +13,7 @@ mod common;
 
 mod accepted_lists;
 mod bad_input;
+mod batch_arrays;
 mod bounded_errors;
 mod calibration;
 mod compare_properties;

@@ -72,12 +72,25 @@ class Diagnostic(TypedDict):
     path: str | None
 
 
+InputErrorCode = Literal[
+    "malformed-json",
+    "not-utf8",
+    "empty-document",
+    "not-a-trace",
+    "missing-candidates",
+    "missing-evidence",
+    "list-not-array",
+    "unusable",
+]
+
+
 class InputErrorRecord(TypedDict):
     """An input that could not be read at all, located by line and column where known."""
     source: str
     line: int | None
     column: int | None
     path: str | None
+    code: InputErrorCode
     message: str
     lineText: str | None
     caret: int | None

@@ -1,11 +1,11 @@
 //! The LookupResult shapes (contract section 1): an embedded trace, analysed with the
 //! recorded evidence beside it, or only the capped evidence list.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, InputErrorCode};
 use crate::input::model::{Trace, TraceKind};
 use crate::input::parts::{
-    base_trace, finish_candidates, finish_trace, has_list, missing_list_message, one_trace,
-    prefix_diags, Place, Sink,
+    base_trace, finish_candidates, finish_trace, has_list, missing_list, one_trace, prefix_diags,
+    Place, Sink,
 };
 use crate::input::visitors::{Item, ListField, RawCandidate, RawObject};
 use std::sync::Arc;
@@ -27,7 +27,7 @@ fn lookup_result(
     place: Place,
     position: usize,
     source: &Arc<str>,
-) -> Result<Trace, String> {
+) -> Result<Trace, (InputErrorCode, String)> {
     if let Some((_, name)) = o.candidates.take() {
         o.diags.0.push(Diagnostic::warning(
             "candidates-ignored",
@@ -46,7 +46,7 @@ fn lookup_result(
                     "embedded-trace-unusable",
                     format!(
                         "the embedded trace has no candidates array; the evidence is analysed instead ({})",
-                        missing_list_message(&inner, "candidates")
+                        missing_list(&inner, "candidates").1
                     ),
                     format!("/{name}"),
                 ));
@@ -76,11 +76,11 @@ fn embedded_trace(
     place: Place,
     position: usize,
     source: &Arc<str>,
-) -> Result<Trace, String> {
+) -> Result<Trace, (InputErrorCode, String)> {
     let outer_prefix = place.pointer;
     let inner_pointer = format!("{outer_prefix}/{name}");
     let Some((ListField::List(items), list_name)) = inner.candidates.take() else {
-        return Err(missing_list_message(&inner, "candidates"));
+        return Err(missing_list(&inner, "candidates"));
     };
     inner.relevance_level = inner.relevance_level.or(o.relevance_level.take());
     inner.low_quality = inner.low_quality.or(o.low_quality.take());
@@ -124,11 +124,11 @@ fn evidence_only(
     place: Place,
     position: usize,
     source: &Arc<str>,
-) -> Result<Trace, String> {
+) -> Result<Trace, (InputErrorCode, String)> {
     let outer_prefix = place.pointer;
     let Some((ListField::List(items), list_name)) = evidence else {
         o.evidence = evidence;
-        return Err(missing_list_message(&o, "evidence"));
+        return Err(missing_list(&o, "evidence"));
     };
     let mut trace = base_trace(o, TraceKind::LookupResult, place, position, source);
     let prefix = format!("{outer_prefix}/{list_name}");

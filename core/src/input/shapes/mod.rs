@@ -10,8 +10,8 @@ mod otlp;
 mod phoenix;
 mod rerank;
 
-use super::parts::{missing_list_message, Place, Sink};
-use super::visitors::{ListField, RawObject};
+use super::parts::{missing_list, Place, Sink};
+use super::visitors::{BatchField, ListField, RawObject};
 use crate::diagnostic::Diagnostic;
 
 /// One shape: the `kind` that names it explicitly (if any), how it is recognised, how
@@ -47,7 +47,7 @@ const SHAPES: &[Shape] = &[
 ];
 
 /// What shapes keep from one object to the next within a document.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct ShapeState {
     /// OTLP retrieval spans waiting for their parent or child (bounded).
     retrievals: otlp::Retrievals,
@@ -58,7 +58,7 @@ pub(super) struct ShapeState {
 /// `{"traces": [...]}`: a `traces` array, no explicit kind, nothing that makes it a trace.
 pub(super) fn is_wrapper(o: &RawObject) -> bool {
     o.kind.is_none()
-        && matches!(o.traces, Some((ListField::List(_), _)))
+        && matches!(o.traces, Some((BatchField::Read, _)))
         && !SHAPES.iter().any(|shape| (shape.recognise)(o))
         && o.candidates.is_none()
         && o.evidence.is_none()
@@ -98,9 +98,9 @@ pub(super) fn read_object(
                 Some((ListField::Wrong(_), _)) => "evidence",
                 _ => "candidates",
             };
-            let message = missing_list_message(&o, wanted);
+            let (code, message) = missing_list(&o, wanted);
             sink.next_position();
-            sink.fail(place, message);
+            sink.fail(place, code, message);
         }
     }
 }

@@ -8,6 +8,7 @@
 //! (`attributes.retrieval.documents.0.document.score`).
 
 use super::otlp::{read_span, Retrievals};
+use crate::diagnostic::InputErrorCode;
 use crate::input::model::Trace;
 use crate::input::parts::{Place, Sink};
 use crate::input::visitors::RawObject;
@@ -116,8 +117,8 @@ impl Sink for ColumnPaths<'_> {
         self.0.trace(trace);
     }
 
-    fn fail(&mut self, place: Place, message: String) {
-        self.0.fail(place, message);
+    fn fail(&mut self, place: Place, code: InputErrorCode, message: String) {
+        self.0.fail(place, code, message);
     }
 
     fn skipped_spans(&mut self, count: usize) {

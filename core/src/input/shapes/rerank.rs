@@ -1,9 +1,9 @@
 //! The RerankTrace shape (contract section 1): its `candidates` are the candidates.
 
+use crate::diagnostic::InputErrorCode;
 use crate::input::model::{Trace, TraceKind};
 use crate::input::parts::{
-    base_trace, finish_candidates, finish_trace, has_list, missing_list_message, one_trace, Place,
-    Sink,
+    base_trace, finish_candidates, finish_trace, has_list, missing_list, one_trace, Place, Sink,
 };
 use crate::input::visitors::{ListField, RawObject};
 use std::sync::Arc;
@@ -24,9 +24,9 @@ fn rerank_trace(
     place: Place,
     position: usize,
     source: &Arc<str>,
-) -> Result<Trace, String> {
+) -> Result<Trace, (InputErrorCode, String)> {
     let Some((ListField::List(items), list_name)) = o.candidates.take() else {
-        return Err(missing_list_message(&o, "candidates"));
+        return Err(missing_list(&o, "candidates"));
     };
     let trace = base_trace(o, TraceKind::RerankTrace, place, position, source);
     let prefix = format!("{}/{list_name}", place.pointer);

@@ -17,7 +17,7 @@ use any_value::{decode, json_type, to_json, Any};
 use documents::{items, Document, Documents};
 use nesting::SpanKey;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, InputErrorCode};
 use crate::input::model::{InputRank, Trace, TraceKind};
 use crate::input::parts::{base_trace, finish_candidates, finish_trace, Place, Sink};
 use crate::input::visitors::RawObject;
@@ -96,6 +96,7 @@ fn array_at<'v>(
                     pointer,
                     line: place.line,
                 },
+                InputErrorCode::Unusable,
                 format!(
                     "{name} must be an array, got {}; its spans are not read",
                     json_type(other)

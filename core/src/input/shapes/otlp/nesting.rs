@@ -28,18 +28,20 @@ pub(in crate::input::shapes) const HELD: usize = 1024;
 pub(in crate::input::shapes) const RECORDS: usize = 16_384;
 
 /// A span's place in its trace: `<traceId>/<spanId>` and its parent's.
+#[derive(Clone)]
 pub(super) struct SpanKey {
     pub(super) key: String,
     pub(super) parent: Option<String>,
 }
 
+#[derive(Clone)]
 struct Record {
     parent: Option<String>,
     has_documents: bool,
 }
 
 /// What the span reader keeps from one span to the next within a document.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(in crate::input::shapes) struct Retrievals {
     records: FastMap<String, Record>,
     /// Keys of `records`, oldest first.
