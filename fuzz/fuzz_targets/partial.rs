@@ -1,6 +1,9 @@
 //! Partials on arbitrary bytes. As encoded partials: reading never panics, and what
 //! reads merges with itself and finishes. As lines: the partial of all the lines
-//! finishes as the merge of the partials of any two runs of them.
+//! finishes as the merge of the partials of any two runs of them, unless they hold
+//! spans: a retrieval's nested spans cut across two shards read as two retrievals
+//! (docs/scale.md), so a cut there may change the traces, and only the reading is
+//! checked.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -31,5 +34,10 @@ fuzz_target!(|data: &[u8]| {
         panic!("default settings are valid");
     };
     let merged = Partial::merge([tail, head]).expect("the same settings");
-    assert_eq!(view(&merged), view(&whole));
+    let spans = [&b"resourceSpans"[..], b"span_kind"]
+        .iter()
+        .any(|key| data.windows(key.len()).any(|w| w == *key));
+    if !spans {
+        assert_eq!(view(&merged), view(&whole));
+    }
 });

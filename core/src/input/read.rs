@@ -31,7 +31,6 @@ pub fn read_document<E>(
 ) -> Result<(), ReadError<E>> {
     let mut reader = DocumentReader::new(source);
     let mut buffer = vec![0; READ_CHUNK];
-    let mut first = true;
     loop {
         let read = match input.read(&mut buffer) {
             Ok(0) => break,
@@ -39,16 +38,6 @@ pub fn read_document<E>(
             Err(err) if err.kind() == ErrorKind::Interrupted => continue,
             Err(err) => return Err(ReadError::Input(err)),
         };
-        // A TREC run file (not JSON, six fields a line) is read whole by its own reader.
-        let chunk = buffer.get(..read).unwrap_or_default();
-        if std::mem::take(&mut first)
-            && super::trec_run::looks_like_trec_run(&String::from_utf8_lossy(chunk))
-        {
-            let mut bytes = chunk.to_vec();
-            input.read_to_end(&mut bytes).map_err(ReadError::Input)?;
-            return part(super::trec_run::parse_trec_run_bytes(source, &bytes))
-                .map_err(ReadError::Part);
-        }
         reader.push(buffer.get(..read).unwrap_or_default());
         if reader.refusal().is_some() {
             break;

@@ -18,6 +18,10 @@
 //! spans without documents wait for their parent or child, bounded (see
 //! `shapes/otlp/nesting.rs`), and those still waiting become traces at `finish`.
 //!
+//! **TREC run files** (not JSON Lines, a first data line of six fields) are kept whole
+//! and read by `trec_run` at `finish`, as `parse_document` reads them; they are never
+//! refused, whatever their first character.
+//!
 //! **Refusal.** A document whose first non-blank character is not `{` is one JSON
 //! document; when, in addition, its first byte other than JSON white space cannot
 //! start a JSON value (or is not UTF-8), the document cannot be read at all, and
@@ -32,6 +36,7 @@
 //! that earlier syntax error is the one reported (the first problem in reading order).
 
 use super::builder::Builder;
+use super::trec_run;
 use super::{parse_json_line, parse_single_document, parse_top, Unbuilt};
 use crate::diagnostic::{InputError, InputErrorCode};
 use crate::input::{DocumentSummary, ParsedBatch};
@@ -170,7 +175,12 @@ impl DocumentReader {
                     self.line(&last, false);
                 }
             }
-            Shape::Single => parse_single_bytes(&mut self.builder, &self.pending),
+            Shape::Single => {
+                if is_trec_run(&self.pending) {
+                    return trec_run::parse_trec_run_bytes(&self.builder.source, &self.pending);
+                }
+                parse_single_bytes(&mut self.builder, &self.pending)
+            }
             // `advance` at the end leaves only these two, or nothing but blanks.
             Shape::Start | Shape::Blank | Shape::FirstLine | Shape::SecondLine => {
                 self.builder.fail(
@@ -266,10 +276,14 @@ impl DocumentReader {
         };
         let after = self.pending.get(at..).unwrap_or_default();
         if at_end || after.len() >= REFUSAL_LOOKAHEAD || memchr::memchr(b'\n', after).is_some() {
+            self.refusing_at = None;
+            // A run file's qid may start with any character, and its comments with `#`.
+            if self.pending.get(at) == Some(&b'#') || is_trec_run(&self.pending) {
+                return;
+            }
             let mut trial = Builder::new(&self.builder.source);
             parse_single_bytes(&mut trial, &self.pending);
             self.refusal = trial.errors.into_iter().next();
-            self.refusing_at = None;
         }
     }
 
@@ -462,6 +476,16 @@ fn ends_with_closing_brace(line: &[u8]) -> bool {
 /// In a document that is not JSON Lines: the offset of its first byte other than JSON
 /// white space when that byte cannot start a JSON value (the parser fails right
 /// there, whatever follows).
+/// Whether a document that is not JSON Lines is a TREC run file: its first data line,
+/// read as `parse_document` reads it.
+fn is_trec_run(bytes: &[u8]) -> bool {
+    let starts_as_json = bytes
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .is_some_and(|b| matches!(b, b'{' | b'['));
+    !starts_as_json && trec_run::looks_like_trec_run(&String::from_utf8_lossy(bytes))
+}
+
 fn refusing_byte(bytes: &[u8]) -> Option<usize> {
     let at = bytes
         .iter()

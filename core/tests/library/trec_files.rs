@@ -110,3 +110,38 @@ fn graded_qrels_survive_the_trec_export() {
         }
     }
 }
+
+/// A run file reads the same through every reader: whole text, bytes streamed in
+/// chunks of any size (the page and the CLI), and a reader over a byte stream; a qid
+/// that JSON cannot start (`q1`) and a leading comment do not refuse it.
+#[test]
+fn every_reader_reads_a_run_file_alike() {
+    use ragtrace_core::{read_batch, DocumentReader};
+    let run = "# a comment first\nq1 Q0 d3 1 2.5 bm25\nq1 Q0 d1 2 1.5 bm25\nq2 Q0 d2 1 0.5 bm25\n";
+    let whole = parse_document("run.txt", run);
+    assert!(whole.errors.is_empty(), "{:?}", whole.errors);
+    let names: Vec<Option<&str>> = whole
+        .traces
+        .iter()
+        .map(|t| t.request_id.as_deref())
+        .collect();
+    assert_eq!(names, [Some("bm25/q1"), Some("bm25/q2")]);
+    let analysis = |batch| {
+        let a = analyze(&batch, &Settings::default(), false).expect("valid settings");
+        serde_json::to_string(&a).expect("serialises")
+    };
+    let expected = analysis(parse_document("run.txt", run));
+    for chunk in [1, 7, run.len()] {
+        let mut reader = DocumentReader::new("run.txt");
+        let mut batch = ragtrace_core::ParsedBatch::default();
+        for part in run.as_bytes().chunks(chunk) {
+            reader.push(part);
+            assert!(reader.refusal().is_none(), "refused in chunks of {chunk}");
+            batch.extend(reader.take_parsed());
+        }
+        batch.extend(reader.finish());
+        assert_eq!(analysis(batch), expected, "chunks of {chunk}");
+    }
+    let streamed = read_batch("run.txt", run.as_bytes()).expect("reads");
+    assert_eq!(analysis(streamed), expected);
+}
