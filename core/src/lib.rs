@@ -159,11 +159,11 @@ pub use crate::baseline::{
 
 // Golden cases: evaluation, the metrics table, report.md, TREC files.
 pub use crate::golden::{
-    case_metrics, evaluate_analysis, evaluate_runs, evaluate_runs_graded, floor_sweep_of,
-    golden_markdown, golden_summary_text, md_cell, normalize_query, parse_cases, parse_cases_value,
-    ranking_metrics, trec_qrels, trec_run, CaseMetrics, CaseReport, CaseSet, GoldenCase,
-    GoldenLevel, GoldenReport, GoldenSummary, Judgments, LevelCounts, LinkedBy, RankingMetrics,
-    RunBlock, RunTrace, TREC_RUN_TAG,
+    case_metrics, evaluate_analysis, evaluate_runs, evaluate_runs_graded,
+    evaluate_with_floor_sweep, floor_sweep_of, golden_markdown, golden_summary_text, md_cell,
+    normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
+    CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary,
+    Judgments, LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
 };
 pub use crate::golden::{
     FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
@@ -173,10 +173,10 @@ pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 // Calibration of the levels and the gate against golden cases.
 pub use crate::calibration::{
     calibrate, calibrate_against_baseline, calibrate_evaluated, calibrate_linked,
-    calibration_links, calibration_markdown, calibration_summary_text, top_quality_histogram,
-    Calibration, CalibrationComparison, CaseLinks, CurveStatus, FoundSplit, GateCurve, GateScopes,
-    HistogramBin, LevelRow, LevelTable, OutcomeCounts, RocPoint, SettingChange, Suggestion,
-    ThresholdPoint, TopQualityHistogram, Unlinked, UnlinkedCase,
+    calibrate_with_floor_sweep, calibration_links, calibration_markdown, calibration_summary_text,
+    top_quality_histogram, Calibration, CalibrationComparison, CaseLinks, CurveStatus, FoundSplit,
+    GateCurve, GateScopes, HistogramBin, LevelRow, LevelTable, OutcomeCounts, RocPoint,
+    SettingChange, Suggestion, ThresholdPoint, TopQualityHistogram, Unlinked, UnlinkedCase,
 };
 
 // Two runs side by side, and golden deltas between two evaluations.

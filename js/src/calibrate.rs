@@ -21,5 +21,7 @@ pub fn calibrate(
     let batch = args::traces(input, INPUT_SOURCE)?;
     let analysis = ragtrace_core::analyze(&batch, &settings, false)
         .map_err(|err| Error::Config(err.to_string()))?;
-    to_js(&ragtrace_core::calibrate(&cases, &analysis))
+    to_js(&ragtrace_core::calibrate_with_floor_sweep(
+        &cases, &analysis,
+    ))
 }

@@ -3,7 +3,7 @@
 use crate::args::{self, RUNS_SOURCE};
 use crate::error::Error;
 use crate::to_js::to_js;
-use ragtrace_core::evaluate_analysis;
+use ragtrace_core::evaluate_with_floor_sweep;
 use wasm_bindgen::prelude::*;
 
 /// `evaluate(cases, runs, config?)`: the golden report (`report.json`'s object) of
@@ -19,5 +19,5 @@ pub fn evaluate(
     let batch = args::traces(runs, RUNS_SOURCE)?;
     let analysis = ragtrace_core::analyze(&batch, &settings, false)
         .map_err(|err| Error::Config(err.to_string()))?;
-    to_js(&evaluate_analysis(&cases, &analysis))
+    to_js(&evaluate_with_floor_sweep(&cases, &analysis))
 }

@@ -776,7 +776,7 @@ export interface Calibration {
   levels: LevelTable;
   gate: GateScopes;
   suggestions: Suggestion[];
-  floorSweep: FloorSweep;
+  floorSweep?: FloorSweep;
 }
 
 // explain: the least change of settings that flips each candidate, level and case,

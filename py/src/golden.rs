@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use ragtrace_core::{
-    calibrate as calibrate_batch, compare_batches, compare_many_batches, evaluate_analysis,
+    calibrate_with_floor_sweep, compare_batches, compare_many_batches, evaluate_with_floor_sweep,
     CompareOptions, ManyRunOptions,
 };
 
@@ -43,7 +43,7 @@ pub(crate) fn evaluate<'py>(
     let report = py
         .detach(|| {
             ragtrace_core::analyze(&batch, &settings, false)
-                .map(|analysis| evaluate_analysis(&cases, &analysis))
+                .map(|analysis| evaluate_with_floor_sweep(&cases, &analysis))
         })
         .map_err(|err| config_error(py, &err))?;
     to_py(py, &report)
@@ -65,7 +65,7 @@ pub(crate) fn calibrate<'py>(
     let result = py
         .detach(|| {
             ragtrace_core::analyze(&batch, &settings, false)
-                .map(|analysis| calibrate_batch(&cases, &analysis))
+                .map(|analysis| calibrate_with_floor_sweep(&cases, &analysis))
         })
         .map_err(|err| config_error(py, &err))?;
     to_py(py, &result)

@@ -62,8 +62,11 @@ pub struct Calibration {
     pub gate: GateScopes,
     pub suggestions: Vec<Suggestion>,
     /// Recall, blocks and `NO_MATCH` traces against each score floor (contract section
-    /// 10.2), over the cases and their linked traces.
-    pub floor_sweep: FloorSweep,
+    /// 10.2), over the cases and their linked traces: in calibration.json
+    /// ([`calibrate_with_floor_sweep`]), absent from the page's calibration on a knob move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "FloorSweep"))]
+    pub floor_sweep: Option<FloorSweep>,
 }
 
 /// Cases no trace answers, and why.
@@ -118,6 +121,13 @@ impl Observation {
 /// Evaluates the cases against the analysis, then calibrates.
 pub fn calibrate(cases: &CaseSet, analysis: &Analysis) -> Calibration {
     let report = golden::evaluate_analysis(cases, analysis);
+    calibrate_evaluated(cases, &report, analysis)
+}
+
+/// [`calibrate`] with its floor sweep (contract section 10.2): calibration.json as the
+/// CLI, the JS API and Python write it.
+pub fn calibrate_with_floor_sweep(cases: &CaseSet, analysis: &Analysis) -> Calibration {
+    let report = golden::evaluate_with_floor_sweep(cases, analysis);
     calibrate_evaluated(cases, &report, analysis)
 }
 
@@ -200,16 +210,7 @@ pub fn calibrate_linked(
         }
     }
     // The report's own sweep when it has one (it was made from this analysis).
-    let floor_sweep = report.floor_sweep.clone().unwrap_or_else(|| {
-        let links: Vec<_> = links.0.iter().map(|l| l.map(|l| l.index)).collect();
-        golden::floor_sweep(
-            &cases.cases,
-            &links,
-            analysis.traces.len(),
-            |t| analysis.traces.get(t).map(golden::TraceSteps::of),
-            analysis.config.relevant_grade,
-        )
-    });
+    let floor_sweep = report.floor_sweep.clone();
     calibrate_observations(
         analysis.config,
         cases.cases.len(),
@@ -263,7 +264,7 @@ fn calibrate_observations(
     mut observations: Vec<Observation>,
     unlinked: Vec<UnlinkedCase>,
     own_settings: usize,
-    floor_sweep: FloorSweep,
+    floor_sweep: Option<FloorSweep>,
 ) -> Calibration {
     // The one sort everything below walks.
     observations.sort_by(|a, b| a.top.total_cmp(&b.top));

@@ -238,12 +238,14 @@ pub fn calibration_markdown(c: &Calibration) -> String {
         let anecdotal = if s.anecdotal { " (anecdotal)" } else { "" };
         let _ = writeln!(out, "- {}{anecdotal}: {}", s.rule, md_cell(&s.message));
     }
-    let _ = writeln!(
-        out,
-        "\n## Score floors (mean over all cases; blocks and NO_MATCH over linked traces)\n"
-    );
-    golden::floor_sweep_table(&c.floor_sweep).markdown(&mut out);
-    let _ = writeln!(out, "\n{}.", golden::floor_sweep_line(&c.floor_sweep));
+    if let Some(sweep) = &c.floor_sweep {
+        let _ = writeln!(
+            out,
+            "\n## Score floors (mean over all cases; blocks and NO_MATCH over linked traces)\n"
+        );
+        golden::floor_sweep_table(sweep).markdown(&mut out);
+        let _ = writeln!(out, "\n{}.", golden::floor_sweep_line(sweep));
+    }
     let points = &c.gate.all.points;
     let _ = writeln!(
         out,
@@ -307,7 +309,9 @@ pub fn calibration_summary_text(c: &Calibration) -> String {
         let anecdotal = if s.anecdotal { " (anecdotal)" } else { "" };
         let _ = writeln!(out, "  {}{anecdotal}: {}", s.rule, s.message);
     }
-    let _ = writeln!(out, "{}", golden::floor_sweep_line(&c.floor_sweep));
+    if let Some(sweep) = &c.floor_sweep {
+        let _ = writeln!(out, "{}", golden::floor_sweep_line(sweep));
+    }
     out.lines()
         .map(|l| {
             l.chars()

@@ -694,15 +694,7 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::analysis::Analysis) 
             .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
     );
     let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
-    let trace_of: Vec<Option<usize>> = links.iter().map(|l| l.map(|(t, _)| t)).collect();
-    let floor_sweep = super::floor_sweep(
-        &cases.cases,
-        &trace_of,
-        traces.len(),
-        |t| traces.get(t).map(TraceSteps::of),
-        analysis.config.relevant_grade,
-    );
-    let mut report = evaluate_linked(
+    evaluate_linked(
         &cases.cases,
         &links,
         |t| traces.get(t).map(RunView::of_analysis),
@@ -717,13 +709,23 @@ pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::analysis::Analysis) 
         analysis.config.relevant_grade,
     )
     .with_config(config)
-    .with_diagnostics(cases.diagnostics.iter().cloned());
-    report.floor_sweep = Some(floor_sweep);
+    .with_diagnostics(cases.diagnostics.iter().cloned())
+}
+
+/// [`evaluate_analysis`] with its floor sweep (contract section 10.2): report.json as
+/// the CLI, the JS API and Python write it. The page and the comparisons evaluate
+/// without it on every knob move: the sweep costs about half an evaluation again.
+pub fn evaluate_with_floor_sweep(
+    cases: &CaseSet,
+    analysis: &crate::analysis::Analysis,
+) -> GoldenReport {
+    let mut report = evaluate_analysis(cases, analysis);
+    report.floor_sweep = Some(floor_sweep_of(cases, analysis));
     report
 }
 
 /// The floor sweep of the cases against an analysis alone (contract section 10.2):
-/// what [`evaluate_analysis`] puts in `floorSweep`, without evaluating each case.
+/// what [`evaluate_with_floor_sweep`] puts in `floorSweep`, without evaluating each case.
 pub fn floor_sweep_of(cases: &CaseSet, analysis: &crate::Analysis) -> super::FloorSweep {
     let traces = &analysis.traces;
     let links = link_cases_by_keys(

@@ -21,8 +21,8 @@ mod trec;
 
 pub use cases::{parse_cases, parse_cases_value, CaseSet, GoldenCase, Judgments};
 pub use evaluate::{
-    evaluate_analysis, evaluate_runs, evaluate_runs_graded, floor_sweep_of, ranking_metrics,
-    RankingMetrics, RunBlock, RunTrace,
+    evaluate_analysis, evaluate_runs, evaluate_runs_graded, evaluate_with_floor_sweep,
+    floor_sweep_of, ranking_metrics, RankingMetrics, RunBlock, RunTrace,
 };
 pub(crate) use evaluate::{
     evaluate_case, evaluate_runs_with_steps, link_cases_by_keys, HitProbe, HitScratch, RunView,

@@ -68,7 +68,9 @@ pub struct GoldenReport {
     /// caller to fill with [`CaseSet::diagnostics`](crate::CaseSet::diagnostics) (and its own findings).
     pub diagnostics: Vec<Diagnostic>,
     /// Recall, blocks and `NO_MATCH` traces against each score floor (contract section
-    /// 10.2); absent from a report evaluated from runs alone (they carry no qualities).
+    /// 10.2): in report.json ([`evaluate_with_floor_sweep`](super::evaluate_with_floor_sweep)),
+    /// absent from the evaluations the page and the comparisons make on every knob move,
+    /// and from a report evaluated from runs alone (they carry no qualities).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "FloorSweep"))]
     pub floor_sweep: Option<FloorSweep>,

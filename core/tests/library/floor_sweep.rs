@@ -4,9 +4,10 @@
 
 use crate::common::fixture;
 use ragtrace_core::{
-    analyze, calibrate, calibration_markdown, calibration_summary_text, evaluate_analysis,
-    generate_batch, generate_cases, golden_markdown, golden_summary_text, parse_cases,
-    parse_document, CaseSet, FloorPoint, FloorSweep, ParsedBatch, Settings, FLOOR_POINTS,
+    analyze, calibrate, calibrate_with_floor_sweep, calibration_markdown, calibration_summary_text,
+    evaluate_analysis, evaluate_with_floor_sweep, generate_batch, generate_cases, golden_markdown,
+    golden_summary_text, parse_cases, parse_document, CaseSet, FloorPoint, FloorSweep, ParsedBatch,
+    Settings, FLOOR_POINTS,
 };
 
 const EPS: f64 = 1e-12;
@@ -72,9 +73,20 @@ fn check_against_reruns(batch: &ParsedBatch, cases: &CaseSet, base: &Settings, w
     names.dedup();
     assert_eq!(names.len(), count, "{what}: trace names are unique");
 
-    let report = evaluate_analysis(cases, &analysis);
-    let sweep: FloorSweep = report.floor_sweep.clone().expect("an analysis has a sweep");
-    assert_eq!(calibrate(cases, &analysis).floor_sweep, sweep, "{what}");
+    let report = evaluate_with_floor_sweep(cases, &analysis);
+    let sweep: FloorSweep = report.floor_sweep.clone().expect("report.json has a sweep");
+    assert_eq!(
+        calibrate_with_floor_sweep(cases, &analysis).floor_sweep,
+        Some(sweep.clone()),
+        "{what}"
+    );
+    // The evaluations made on every knob move leave it out.
+    assert_eq!(
+        evaluate_analysis(cases, &analysis).floor_sweep,
+        None,
+        "{what}"
+    );
+    assert_eq!(calibrate(cases, &analysis).floor_sweep, None, "{what}");
     assert_eq!(sweep.min_quality.len(), FLOOR_POINTS);
     assert_eq!(sweep.relative_quality.len(), FLOOR_POINTS);
     let mut recalls = [Vec::new(), Vec::new()];
@@ -265,7 +277,7 @@ fn a_hand_worked_batch() {
         ("maxL2Distance", "1"),
     ]);
     let analysis = analyze(&batch, &base, false).expect("valid settings");
-    let sweep = evaluate_analysis(&cases, &analysis)
+    let sweep = evaluate_with_floor_sweep(&cases, &analysis)
         .floor_sweep
         .expect("an analysis has a sweep");
     let at = |points: &[FloorPoint], i: usize| {
@@ -313,7 +325,7 @@ fn a_hand_worked_batch() {
     assert_eq!(sweep.suggested.relative_quality, 1.0);
 
     // The compact table has every 0.05 and the suggested rows; both texts name the floors.
-    let report = evaluate_analysis(&cases, &analysis);
+    let report = evaluate_with_floor_sweep(&cases, &analysis);
     let markdown = golden_markdown(&report);
     assert!(
         markdown.contains("| 0.60 | 0.375 | 1.000 | 0 | 0.375 | 1.667 | 0 |"),
@@ -334,7 +346,7 @@ fn a_hand_worked_batch() {
                 (recall@k 0.375, 1.000 blocks per trace), relativeQuality 1 (recall@k 0.375, \
                 0.667 blocks per trace)";
     assert!(golden_summary_text(&report).contains(line));
-    let calibration = calibrate(&cases, &analysis);
+    let calibration = calibrate_with_floor_sweep(&cases, &analysis);
     assert!(calibration_summary_text(&calibration).contains(line));
     assert!(calibration_markdown(&calibration).contains("| 0.62 (suggested minQuality) |"));
     check_against_reruns(&batch, &cases, &base, "hand-worked");

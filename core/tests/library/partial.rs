@@ -328,7 +328,7 @@ proptest! {
 
         let batch = parse_document_bytes("runs.jsonl", &joined(&lines));
         let analysis = analyze(&batch, &settings, false).expect("valid settings");
-        let whole = serde_json::to_value(ragtrace_core::evaluate_analysis(&cases, &analysis))
+        let whole = serde_json::to_value(ragtrace_core::evaluate_with_floor_sweep(&cases, &analysis))
             .expect("serialisable");
 
         let mut parts: Vec<ragtrace_core::CaseMatches> = runs(lines.len(), &cuts)

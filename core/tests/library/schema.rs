@@ -10,10 +10,10 @@ mod schema_check;
 
 use common::fixture;
 use ragtrace_core::{
-    analyze, calibrate, compare_batches, compare_many_batches, evaluate_analysis, explain,
-    generate_many_runs, output_schema, parse_cases, parse_document, parse_value, Analysis,
-    CompareOptions, ManyRunOptions, Partial, ReportWithComparison, Settings, SignificanceOptions,
-    OUTPUT_SCHEMAS,
+    analyze, calibrate_with_floor_sweep, compare_batches, compare_many_batches,
+    evaluate_with_floor_sweep, explain, generate_many_runs, output_schema, parse_cases,
+    parse_document, parse_value, Analysis, CompareOptions, ManyRunOptions, Partial,
+    ReportWithComparison, Settings, SignificanceOptions, OUTPUT_SCHEMAS,
 };
 use schema_check::{assert_valid, Checker};
 use serde_json::{json, Value};
@@ -81,7 +81,7 @@ fn outputs() -> Vec<(&'static str, String, Value)> {
             fixture("hybrid-legacy-trace.json")
         ),
     );
-    let report = evaluate_analysis(
+    let report = evaluate_with_floor_sweep(
         &cases,
         &analyze(&runs, &Settings::default(), false).unwrap(),
     );
@@ -92,7 +92,7 @@ fn outputs() -> Vec<(&'static str, String, Value)> {
     twice["cases"].as_array_mut().unwrap().push(first);
     let twice = parse_cases("cases", &twice.to_string()).unwrap();
     assert!(!twice.diagnostics.is_empty());
-    let report = evaluate_analysis(
+    let report = evaluate_with_floor_sweep(
         &twice,
         &analyze(&runs, &Settings::default(), false).unwrap(),
     );
@@ -107,7 +107,7 @@ fn outputs() -> Vec<(&'static str, String, Value)> {
         r#"[{"caseId": "g", "query": "q", "judgments": {"d1": 2, "d2": -1}}]"#,
     )
     .unwrap();
-    let report = evaluate_analysis(
+    let report = evaluate_with_floor_sweep(
         &graded,
         &analyze(&runs, &Settings::default(), false).unwrap(),
     );
@@ -119,7 +119,7 @@ fn outputs() -> Vec<(&'static str, String, Value)> {
     let compare_cases = parse_cases("cases", &fixture("compare-cases.json")).unwrap();
     let evaluate = |run: &str| {
         let batch = parse_document(run, &fixture(run));
-        evaluate_analysis(
+        evaluate_with_floor_sweep(
             &compare_cases,
             &analyze(&batch, &Settings::default(), false).unwrap(),
         )
@@ -185,7 +185,7 @@ fn outputs() -> Vec<(&'static str, String, Value)> {
         ..Settings::default()
     };
     let traces = parse_document("input", &fixture("calibration/traces.json"));
-    let calibrated = calibrate(
+    let calibrated = calibrate_with_floor_sweep(
         &calibration_cases,
         &analyze(&traces, &settings, false).unwrap(),
     );
@@ -195,7 +195,7 @@ fn outputs() -> Vec<(&'static str, String, Value)> {
         to_value(&calibrated),
     ));
     let sample_cases = parse_cases("cases", &fixture("golden-cases-sample.json")).unwrap();
-    let unlinked = calibrate(&sample_cases, &sample_analysis(false));
+    let unlinked = calibrate_with_floor_sweep(&sample_cases, &sample_analysis(false));
     outputs.push((
         "calibration",
         "calibration, unlinked".to_owned(),

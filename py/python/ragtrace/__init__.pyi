@@ -686,7 +686,7 @@ class Calibration(TypedDict):
     levels: LevelTable
     gate: GateScopes
     suggestions: list[Suggestion]
-    floorSweep: FloorSweep
+    floorSweep: NotRequired[FloorSweep]
 
 
 Cause = Literal["no-trace", "not-retrieved", "dropped", "found"]

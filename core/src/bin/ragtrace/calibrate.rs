@@ -3,7 +3,7 @@
 
 use super::{golden_inputs, write_report, GoldenInputs, SettingsArgs, EXIT_INPUT};
 use clap::Args;
-use ragtrace_core::{calibrate, calibration_markdown, calibration_summary_text};
+use ragtrace_core::{calibrate_with_floor_sweep, calibration_markdown, calibration_summary_text};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,7 +31,7 @@ pub(crate) fn run(args: CalibrateArgs) -> ExitCode {
         Ok(inputs) => inputs,
         Err(code) => return code,
     };
-    let result = calibrate(&cases, &analysis);
+    let result = calibrate_with_floor_sweep(&cases, &analysis);
     if let Err(code) = write_report(
         &args.out_dir,
         "calibration",

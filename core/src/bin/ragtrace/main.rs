@@ -12,8 +12,8 @@ mod schema;
 
 use clap::{Args, Parser, Subcommand};
 use ragtrace_core::{
-    analyze, evaluate_analysis, golden_markdown, golden_summary_text, parse_cases, trec_qrels,
-    trec_run, CaseSet, Settings, TREC_RUN_TAG,
+    analyze, evaluate_with_floor_sweep, golden_markdown, golden_summary_text, parse_cases,
+    trec_qrels, trec_run, CaseSet, Settings, TREC_RUN_TAG,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -267,7 +267,7 @@ fn run_eval(args: EvalArgs) -> ExitCode {
         Ok(inputs) => inputs,
         Err(code) => return code,
     };
-    let evaluation = evaluate_analysis(&cases, &analysis);
+    let evaluation = evaluate_with_floor_sweep(&cases, &analysis);
     let baseline = match compare::baseline_comparison(&args.baseline, &evaluation) {
         Ok(baseline) => baseline,
         Err(code) => return code,
