@@ -3,7 +3,10 @@
 //! may be absent), and a key typed without `null` is never null. Native: the JSON is the core's, which the API hands over as is.
 #![cfg(not(target_arch = "wasm32"))]
 
-use ragtrace_core::{analyze, calibrate, evaluate_analysis, parse_cases, parse_document, Settings};
+use ragtrace_core::{
+    analyze, calibrate_with_floor_sweep, evaluate_with_floor_sweep, parse_cases, parse_document,
+    Settings,
+};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -150,8 +153,17 @@ fn every_interface_matches_the_json_the_api_returns() {
     let cases = parse_cases("cases", CASES).unwrap();
     let runs = parse_document("runs", &format!("[{DENSE_TRACE}, {HYBRID_TRACE}]"));
     let run_analysis = analyze(&runs, &Settings::default(), false).unwrap();
-    let report = serde_json::to_value(evaluate_analysis(&cases, &run_analysis)).unwrap();
+    let report = serde_json::to_value(evaluate_with_floor_sweep(&cases, &run_analysis)).unwrap();
     checker.check("GoldenReport", &report);
+    let sweep = &report["floorSweep"];
+    checker.check("FloorSweep", sweep);
+    checker.check("SuggestedFloors", &sweep["suggested"]);
+    checker.check_all(
+        "FloorPoint",
+        array(&sweep["minQuality"])
+            .iter()
+            .chain(array(&sweep["relativeQuality"])),
+    );
     checker.check("Config", &report["config"]);
     checker.check("GoldenSummary", &report["summary"]);
     checker.check("LevelCounts", &report["summary"]["levels"]);
@@ -166,9 +178,11 @@ fn every_interface_matches_the_json_the_api_returns() {
         ..Settings::default()
     };
     let c = analyze(&calibration_batch, &settings, false).unwrap();
-    let with_curve = serde_json::to_value(calibrate(&calibration_cases, &c)).unwrap();
+    let with_curve =
+        serde_json::to_value(calibrate_with_floor_sweep(&calibration_cases, &c)).unwrap();
     let sample_cases = parse_cases("cases", SAMPLE_CASES).unwrap();
-    let with_unlinked = serde_json::to_value(calibrate(&sample_cases, &analysis)).unwrap();
+    let with_unlinked =
+        serde_json::to_value(calibrate_with_floor_sweep(&sample_cases, &analysis)).unwrap();
     let both = [&with_curve, &with_unlinked];
     checker.check_all("Calibration", both);
     checker.check_all("Config", both.map(|c| &c["config"]));
