@@ -1,8 +1,7 @@
 //! Score floors (contract section 10.2): `minQuality` and `relativeQuality`, the
 //! trace's `floor`, and the status `below_floor` in the walk of section 3.3.
 
-use proptest::prelude::*;
-use ragtrace_core::{analyze, generate_batch, parse_document, Settings};
+use ragtrace_core::{analyze, parse_document, Settings};
 use serde_json::Value;
 
 /// A dense trace under the default `maxL2Distance` 1, so q = 1 - score. Scores are
@@ -271,58 +270,66 @@ fn a_trace_can_carry_its_own_floor() {
     assert_eq!(trace["stages"]["belowFloor"], 2);
 }
 
-fn accepted_counts(text: &str, settings: &Settings) -> Vec<u64> {
-    let batch = parse_document("g.json", text);
-    let analysis = analyze(&batch, settings, false).expect("valid settings");
-    analysis
-        .traces
-        .iter()
-        .map(|t| t.stages.accepted as u64)
-        .collect()
-}
+/// Properties over generated batches (proptest runs natively only).
+#[cfg(not(target_arch = "wasm32"))]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use ragtrace_core::generate_batch;
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    fn accepted_counts(text: &str, settings: &Settings) -> Vec<u64> {
+        let batch = parse_document("g.json", text);
+        let analysis = analyze(&batch, settings, false).expect("valid settings");
+        analysis
+            .traces
+            .iter()
+            .map(|t| t.stages.accepted as u64)
+            .collect()
+    }
 
-    /// Floors of 0 give the very analysis the defaults give, and a higher floor (of
-    /// either kind) never accepts more blocks in any trace.
-    #[test]
-    fn zero_floors_change_nothing_and_higher_floors_accept_no_more(
-        traces in 1usize..12,
-        per_trace in 0usize..12,
-        seed in any::<u64>(),
-        low in 0.0f64..1.0,
-        raise in 0.0f64..1.0,
-        relative in any::<bool>(),
-    ) {
-        let text = generate_batch(traces, per_trace, seed);
-        let batch = parse_document("g.json", &text);
-        let plain = analyze(&batch, &Settings::default(), true).expect("defaults");
-        let zero = Settings {
-            min_quality: Some(0.0),
-            relative_quality: Some(0.0),
-            ..Settings::default()
-        };
-        let zeroed = analyze(&batch, &zero, true).expect("valid");
-        let json = |a: &ragtrace_core::Analysis| {
-            let mut v = serde_json::to_value(a).expect("serialises");
-            // The settings the user gave are listed; the rest is the same.
-            if let Some(o) = v.as_object_mut() {
-                o.remove("settings");
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Floors of 0 give the very analysis the defaults give, and a higher floor (of
+        /// either kind) never accepts more blocks in any trace.
+        #[test]
+        fn zero_floors_change_nothing_and_higher_floors_accept_no_more(
+            traces in 1usize..12,
+            per_trace in 0usize..12,
+            seed in any::<u64>(),
+            low in 0.0f64..1.0,
+            raise in 0.0f64..1.0,
+            relative in any::<bool>(),
+        ) {
+            let text = generate_batch(traces, per_trace, seed);
+            let batch = parse_document("g.json", &text);
+            let plain = analyze(&batch, &Settings::default(), true).expect("defaults");
+            let zero = Settings {
+                min_quality: Some(0.0),
+                relative_quality: Some(0.0),
+                ..Settings::default()
+            };
+            let zeroed = analyze(&batch, &zero, true).expect("valid");
+            let json = |a: &ragtrace_core::Analysis| {
+                let mut v = serde_json::to_value(a).expect("serialises");
+                // The settings the user gave are listed; the rest is the same.
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("settings");
+                }
+                v
+            };
+            prop_assert_eq!(json(&plain), json(&zeroed));
+            let high = (low + raise * (1.0 - low)).min(1.0);
+            let with = |floor: f64| if relative {
+                Settings { relative_quality: Some(floor), ..Settings::default() }
+            } else {
+                Settings { min_quality: Some(floor), ..Settings::default() }
+            };
+            let lower = accepted_counts(&text, &with(low));
+            let higher = accepted_counts(&text, &with(high));
+            for (at_low, at_high) in lower.iter().zip(&higher) {
+                prop_assert!(at_high <= at_low, "{at_high} > {at_low} at floors {high} > {low}");
             }
-            v
-        };
-        prop_assert_eq!(json(&plain), json(&zeroed));
-        let high = (low + raise * (1.0 - low)).min(1.0);
-        let with = |floor: f64| if relative {
-            Settings { relative_quality: Some(floor), ..Settings::default() }
-        } else {
-            Settings { min_quality: Some(floor), ..Settings::default() }
-        };
-        let lower = accepted_counts(&text, &with(low));
-        let higher = accepted_counts(&text, &with(high));
-        for (at_low, at_high) in lower.iter().zip(&higher) {
-            prop_assert!(at_high <= at_low, "{at_high} > {at_low} at floors {high} > {low}");
         }
     }
 }
