@@ -33,8 +33,14 @@ RUSTFLAGS="--cfg erase_components --cfg ragtrace_split -Clink-args=--emit-relocs
 # Trunk's own wasm-opt warns that "linking section is present" (the relocations
 # the splitter needs): the module it writes is replaced by split-site.sh's parts.
 with_wasm_toolchain bash scripts/split-site.sh dist
-# The budget (300 KiB gzip) is the module every visitor downloads before the first
-# paint; the lazily loaded parts are printed beside it.
+# The budget is the module every visitor downloads before the first paint; the lazily
+# loaded parts are printed beside it. The goal is 300 KiB gzip. The readers of
+# OpenTelemetry spans, Phoenix records and TREC runs, which every file goes through,
+# took the first load past it (docs/decisions.md, "The site's size budget"); until
+# they load lazily, the check fails above a ceiling of 330 KiB, so that nothing else
+# grows it unnoticed.
+goal=307200
+ceiling=337920
 main_gz=0
 total_gz=0
 for wasm in dist/*.wasm; do
@@ -50,9 +56,9 @@ for wasm in dist/*.wasm; do
   awk -v name="$(basename "$wasm")" -v raw="$raw" -v gz="$gz" -v role="$role" \
     'BEGIN { printf "site: %s  %.1f KB raw, %.1f KB gzip (%s)\n", name, raw / 1024, gz / 1024, role }'
 done
-awk -v main="$main_gz" -v total="$total_gz" -v budget=307200 \
-  'BEGIN { printf "site: first load %.1f KB gzip of the %.0f KB budget (%d bytes to spare); all wasm %.1f KB gzip\n", main / 1024, budget / 1024, budget - main, total / 1024 }'
-if ((main_gz > 307200)); then
-  echo "site: the first-load wasm is over its 300 KB gzip budget" >&2
+awk -v main="$main_gz" -v total="$total_gz" -v goal="$goal" -v ceiling="$ceiling" \
+  'BEGIN { printf "site: first load %.1f KB gzip: goal %.0f KB (%+d bytes), ceiling %.0f KB (%d bytes to spare); all wasm %.1f KB gzip\n", main / 1024, goal / 1024, main - goal, ceiling / 1024, ceiling - main, total / 1024 }'
+if ((main_gz > ceiling)); then
+  echo "site: the first-load wasm is over its 330 KB gzip ceiling" >&2
   exit 1
 fi
