@@ -680,6 +680,20 @@ impl RunTrace {
     }
 }
 
+/// Each case's trace in an analysis (an index into its traces) and how it was linked.
+fn links_of(
+    cases: &CaseSet,
+    analysis: &crate::analysis::Analysis,
+) -> Vec<Option<(usize, LinkedBy)>> {
+    link_cases_by_keys(
+        &cases.cases,
+        analysis
+            .traces
+            .iter()
+            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
+    )
+}
+
 /// Evaluates the cases against an analysis: the one entry point the CLI, the
 /// JS API and the page share, so all three report the same numbers.
 ///
@@ -687,12 +701,7 @@ impl RunTrace {
 /// [`RunTrace`]s was most of an evaluation's time.
 pub fn evaluate_analysis(cases: &CaseSet, analysis: &crate::analysis::Analysis) -> GoldenReport {
     let traces = &analysis.traces;
-    let links = link_cases_by_keys(
-        &cases.cases,
-        traces
-            .iter()
-            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
-    );
+    let links = links_of(cases, analysis);
     let config = serde_json::to_value(analysis.config).unwrap_or(Value::Null);
     evaluate_linked(
         &cases.cases,
@@ -726,15 +735,12 @@ pub fn evaluate_with_floor_sweep(
 
 /// The floor sweep of the cases against an analysis alone (contract section 10.2):
 /// what [`evaluate_with_floor_sweep`] puts in `floorSweep`, without evaluating each case.
-pub fn floor_sweep_of(cases: &CaseSet, analysis: &crate::Analysis) -> super::FloorSweep {
+pub fn floor_sweep_of(cases: &CaseSet, analysis: &crate::analysis::Analysis) -> super::FloorSweep {
     let traces = &analysis.traces;
-    let links = link_cases_by_keys(
-        &cases.cases,
-        traces
-            .iter()
-            .map(|t| (t.trace.case_id.as_deref(), t.trace.query.as_deref())),
-    );
-    let trace_of: Vec<Option<usize>> = links.iter().map(|l| l.map(|(t, _)| t)).collect();
+    let trace_of: Vec<Option<usize>> = links_of(cases, analysis)
+        .iter()
+        .map(|l| l.map(|(t, _)| t))
+        .collect();
     super::floor_sweep(
         &cases.cases,
         &trace_of,

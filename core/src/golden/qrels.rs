@@ -3,6 +3,7 @@
 //! lines and lines starting with `#` are skipped, as trec_eval does.
 
 use crate::diagnostic::{pointer_token, Diagnostic, InputError, InputErrorCode};
+use crate::input::{looks_like_trec, trec_data_lines, MOST_TREC_LINE_ERRORS};
 use std::collections::HashMap;
 
 /// The largest grade in absolute value (in qrels and in a cases file's `judgments`):
@@ -12,30 +13,14 @@ pub(super) const MAX_GRADE: i64 = (1 << 31) - 1;
 /// One query of a qrels file: its qid and its judgments (docno, grade), in docno order.
 pub(super) type QrelsQuery = (String, Vec<(String, i64)>);
 
-/// The most line errors kept: the first ones say what is wrong with the file.
-const MOST_ERRORS: usize = 50;
-
-/// The fields of the text's data lines (1-based line numbers).
-fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str, Vec<&str>)> {
-    text.lines().enumerate().filter_map(|(i, line)| {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        (!fields.is_empty() && !fields[0].starts_with('#')).then_some((i + 1, line, fields))
-    })
-}
-
 /// Whether `text` is a qrels file: its first data line has four fields and does not
 /// start as JSON does.
 pub(super) fn looks_like_qrels(text: &str) -> bool {
-    match data_lines(text).next() {
-        Some((_, line, fields)) => {
-            fields.len() == 4 && !line.trim_start().starts_with(['{', '[', '"'])
-        }
-        None => false,
-    }
+    looks_like_trec(text, 4)
 }
 
 /// Reads a qrels file. Every line that cannot be read is an error located by line (at
-/// most [`MOST_ERRORS`]); a docno judged twice under one qid keeps the last grade, with
+/// most [`MOST_TREC_LINE_ERRORS`]); a docno judged twice under one qid keeps the last grade, with
 /// a warning.
 pub(super) fn parse_qrels(
     source: &str,
@@ -47,7 +32,7 @@ pub(super) fn parse_qrels(
     let mut cases: Vec<(&str, Vec<(String, i64)>)> = Vec::new();
     let mut by_qid: HashMap<&str, usize> = HashMap::new();
     let mut diagnostics = Vec::new();
-    for (line, raw, fields) in data_lines(text) {
+    for (line, raw, fields) in trec_data_lines(text) {
         let problem = match fields[..] {
             [qid, _, docno, grade] => match grade.parse::<i64>() {
                 Ok(g) if g.abs() <= MAX_GRADE => {
@@ -83,7 +68,7 @@ pub(super) fn parse_qrels(
             )),
         };
         if let Some(message) = problem {
-            if errors.len() < MOST_ERRORS {
+            if errors.len() < MOST_TREC_LINE_ERRORS {
                 errors.push(InputError::at(
                     source,
                     Some(line),

@@ -86,6 +86,18 @@ impl Builder {
         keep(&mut self.errors, &mut self.errors_omitted, error);
     }
 
+    /// A document with nothing but white space in it.
+    pub(super) fn empty_document(&mut self) {
+        self.fail(
+            None,
+            None,
+            None,
+            InputErrorCode::EmptyDocument,
+            "the document is empty".into(),
+            None,
+        );
+    }
+
     /// A syntax error in `text`, which starts after `line_offset` lines of the document.
     pub(super) fn json_error(&mut self, failure: &JsonFailure, text: &str, line_offset: usize) {
         self.slots += 1;

@@ -59,7 +59,6 @@ mod stream;
 mod trec_run;
 mod visitors;
 
-use crate::diagnostic::InputErrorCode;
 use builder::{Batch, Builder};
 use numbers::JsonFailure;
 use serde::de::DeserializeSeed;
@@ -71,6 +70,9 @@ pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind}
 pub use read::{read_batch, read_document, ReadError, READ_CHUNK};
 pub use stream::{parse_document_bytes, DocumentReader};
 pub use trec_run::parse_trec_run;
+pub(crate) use trec_run::{
+    data_lines as trec_data_lines, looks_like_trec, MOST_ERRORS as MOST_TREC_LINE_ERRORS,
+};
 
 /// Reads several documents (source name, full text) as one batch.
 pub fn parse_documents(docs: &[(String, String)]) -> ParsedBatch {
@@ -88,14 +90,7 @@ pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
     }
     let mut builder = Builder::new(source);
     if text.trim().is_empty() {
-        builder.fail(
-            None,
-            None,
-            None,
-            InputErrorCode::EmptyDocument,
-            "the document is empty".into(),
-            None,
-        );
+        builder.empty_document();
     } else if looks_like_json_lines(text) {
         parse_json_lines(&mut builder, text);
     } else {

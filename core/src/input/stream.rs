@@ -38,7 +38,7 @@
 use super::builder::Builder;
 use super::trec_run;
 use super::{parse_json_line, parse_single_document, parse_top, Unbuilt};
-use crate::diagnostic::{InputError, InputErrorCode};
+use crate::diagnostic::InputError;
 use crate::input::{DocumentSummary, ParsedBatch};
 use std::str::Utf8Error;
 
@@ -183,14 +183,7 @@ impl DocumentReader {
             }
             // `advance` at the end leaves only these two, or nothing but blanks.
             Shape::Start | Shape::Blank | Shape::FirstLine | Shape::SecondLine => {
-                self.builder.fail(
-                    None,
-                    None,
-                    None,
-                    InputErrorCode::EmptyDocument,
-                    "the document is empty".into(),
-                    None,
-                )
+                self.builder.empty_document()
             }
         }
         self.builder.finish()

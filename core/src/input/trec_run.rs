@@ -14,11 +14,13 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The most line errors kept: the first ones say what is wrong with the file.
-const MOST_ERRORS: usize = 50;
+/// The most line errors a TREC file (a run, or qrels) keeps: the first ones say what
+/// is wrong with the file.
+pub(crate) const MOST_ERRORS: usize = 50;
 
-/// The fields of the text's data lines: not blank, not a `#` comment.
-fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str, Vec<&str>)> {
+/// The fields of a TREC file's data lines (not blank, not a `#` comment), with their
+/// 1-based line numbers: a run's here, a qrels file's in `golden`.
+pub(crate) fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str, Vec<&str>)> {
     text.lines().enumerate().filter_map(|(i, line)| {
         let fields: Vec<&str> = line.split_whitespace().collect();
         (!fields.is_empty() && !fields[0].starts_with('#')).then_some((i + 1, line, fields))
