@@ -11,6 +11,7 @@
 
 use super::cases::GoldenCase;
 use super::relevance::Relevance;
+use super::report::{FloorPoint, FloorSweep, SuggestedFloors};
 use crate::pipeline::{best_quality, floor_from, is_below_floor, never_accepted};
 use crate::render::{num, Table};
 use crate::trace_analysis::{quality_of, TraceAnalysis};
@@ -21,42 +22,6 @@ use std::sync::Arc;
 pub const FLOOR_POINTS: usize = 101;
 /// How much mean recall@k a suggested floor may cost against a floor of 0.
 pub const FLOOR_RECALL_TOLERANCE: f64 = 0.01;
-
-/// `floorSweep` of report.json and calibration.json.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct FloorSweep {
-    /// `minQuality` at each t, `relativeQuality` at its current value.
-    pub min_quality: Vec<FloorPoint>,
-    /// `relativeQuality` at each t, `minQuality` at its current value.
-    pub relative_quality: Vec<FloorPoint>,
-    pub suggested: SuggestedFloors,
-}
-
-/// One floor of a sweep.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct FloorPoint {
-    pub floor: f64,
-    /// Mean recall@k over all cases (a case without a trace counts 0).
-    pub mean_recall: f64,
-    /// Mean accepted blocks per linked trace (each trace once); 0 without one.
-    pub mean_blocks: f64,
-    /// Linked traces left with no accepted block.
-    pub no_match: usize,
-}
-
-/// The largest floor of each kind whose mean recall@k is at least that at a floor of 0
-/// minus [`FLOOR_RECALL_TOLERANCE`].
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct SuggestedFloors {
-    pub min_quality: f64,
-    pub relative_quality: f64,
-}
 
 /// Which floor a sweep moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,12 +28,13 @@ pub(crate) use evaluate::{
     evaluate_case, evaluate_runs_with_steps, link_cases_by_keys, HitProbe, HitScratch, RunView,
 };
 pub(crate) use floor_sweep::{floor_sweep, floor_sweep_line, floor_sweep_table, TraceSteps};
-pub use floor_sweep::{
-    FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
-};
+pub use floor_sweep::{FLOOR_POINTS, FLOOR_RECALL_TOLERANCE};
 pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use render::{golden_markdown, golden_summary_text, md_cell};
-pub use report::{CaseReport, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts, LinkedBy};
+pub use report::{
+    CaseReport, FloorPoint, FloorSweep, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts,
+    LinkedBy, SuggestedFloors,
+};
 pub use text::normalize_query;
 pub use trec::{trec_qrels, trec_run, TREC_RUN_TAG};

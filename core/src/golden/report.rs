@@ -1,7 +1,6 @@
 //! `report.json`'s shape: the golden levels, the summary and each case's verdict.
 
 use super::cases::Judgments;
-use super::floor_sweep::FloorSweep;
 use crate::diagnostic::{Diagnostic, Severity};
 use serde::Serialize;
 use serde_json::Value;
@@ -180,4 +179,40 @@ impl GoldenReport {
             .iter()
             .any(|d| d.severity == Severity::Error)
     }
+}
+
+/// `floorSweep` of report.json and calibration.json.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct FloorSweep {
+    /// `minQuality` at each t, `relativeQuality` at its current value.
+    pub min_quality: Vec<FloorPoint>,
+    /// `relativeQuality` at each t, `minQuality` at its current value.
+    pub relative_quality: Vec<FloorPoint>,
+    pub suggested: SuggestedFloors,
+}
+
+/// One floor of a sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct FloorPoint {
+    pub floor: f64,
+    /// Mean recall@k over all cases (a case without a trace counts 0).
+    pub mean_recall: f64,
+    /// Mean accepted blocks per linked trace (each trace once); 0 without one.
+    pub mean_blocks: f64,
+    /// Linked traces left with no accepted block.
+    pub no_match: usize,
+}
+
+/// The largest floor of each kind whose mean recall@k is at least that at a floor of 0
+/// minus [`FLOOR_RECALL_TOLERANCE`](super::FLOOR_RECALL_TOLERANCE).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SuggestedFloors {
+    pub min_quality: f64,
+    pub relative_quality: f64,
 }
