@@ -1,24 +1,9 @@
 //! End-to-end: `ragtrace analyze` (whole and `--summary`), a partial and `merge` list
 //! the first 1,000 input errors, count the rest by code, and print one line saying so.
 
+use crate::run::{ragtrace, temp_file};
 use serde_json::{json, Value};
-use std::process::{Command, Output, Stdio};
-
-fn temp_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("ragtrace-cli-bounded-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("a temporary file");
-    path.display().to_string()
-}
-
-fn ragtrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ragtrace"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the ragtrace binary runs")
-}
+use std::process::Output;
 
 fn last_json(out: &Output) -> Value {
     let text = String::from_utf8_lossy(&out.stdout);
@@ -52,7 +37,7 @@ const OMITTED_LINE: &str = "ragtrace: 1,800 inputs could not be used (the first 
 
 #[test]
 fn analyze_lists_a_thousand_and_counts_the_rest() {
-    let file = temp_file("bad.jsonl", &bad_lines());
+    let file = temp_file("bad.jsonl", bad_lines());
     let out = ragtrace(&["analyze", &file]);
     assert_eq!(out.status.code(), Some(1));
     assert_bounded(&last_json(&out));
@@ -79,7 +64,7 @@ fn analyze_lists_a_thousand_and_counts_the_rest() {
 
 #[test]
 fn summary_and_jsonl_are_bounded_the_same() {
-    let file = temp_file("bad-summary.jsonl", &bad_lines());
+    let file = temp_file("bad-summary.jsonl", bad_lines());
     let summary: &[&str] = &["analyze", "--summary", &file];
     let jsonl: &[&str] = &["analyze", "--format", "jsonl", &file];
     for args in [summary, jsonl] {
@@ -98,7 +83,7 @@ fn summary_and_jsonl_are_bounded_the_same() {
 /// Up to the bound the output is as before: no `inputErrorsOmitted`, no count line.
 #[test]
 fn a_thousand_errors_are_all_listed_without_a_count() {
-    let file = temp_file("thousand.jsonl", &"{}\n".repeat(1_000));
+    let file = temp_file("thousand.jsonl", "{}\n".repeat(1_000));
     let out = ragtrace(&["analyze", "--summary", &file]);
     let v = last_json(&out);
     assert_eq!(v["inputErrors"].as_array().map(Vec::len), Some(1_000));
@@ -110,8 +95,8 @@ fn a_thousand_errors_are_all_listed_without_a_count() {
 /// b's other 400 counted; the same as `--summary` over both files.
 #[test]
 fn merged_partials_keep_the_bound_and_add_the_counts() {
-    let a = temp_file("a.jsonl", &"{}\n".repeat(700));
-    let b = temp_file("b.jsonl", &"{\"candidates\": 3}\n".repeat(700));
+    let a = temp_file("a.jsonl", "{}\n".repeat(700));
+    let b = temp_file("b.jsonl", "{\"candidates\": 3}\n".repeat(700));
     let pa = temp_file("a.partial", "");
     let pb = temp_file("b.partial", "");
     assert_eq!(

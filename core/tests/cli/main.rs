@@ -16,6 +16,7 @@ mod compare_many;
 mod explain;
 mod otlp;
 mod partial;
+mod run;
 mod schema;
 mod stream;
 mod trec_files;

@@ -3,17 +3,9 @@
 
 use crate::common;
 
+use crate::run::ragtrace;
 use common::fixture_arg;
 use serde_json::Value;
-use std::process::{Command, Output, Stdio};
-
-fn ragtrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ragtrace"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the ragtrace binary runs")
-}
 
 #[test]
 fn analyze_and_eval_read_spans_like_any_trace() {

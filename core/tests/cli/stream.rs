@@ -4,27 +4,12 @@
 
 use crate::common;
 
+use crate::run::{ragtrace, temp_file};
 use common::fixture_arg;
 use ragtrace_core::{generate_batch, generate_batch_lines};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-
-fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("ragtrace-cli-stream-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("a temporary file");
-    path.display().to_string()
-}
-
-fn ragtrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ragtrace"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the ragtrace binary runs")
-}
 
 fn stdout_lines(out: &Output) -> Vec<Value> {
     String::from_utf8_lossy(&out.stdout)
@@ -106,7 +91,7 @@ fn a_line_that_is_not_utf8_costs_only_that_line() {
         .map(String::into_bytes)
         .collect();
     lines.insert(2, b"{\"query\": \"caf\xE9\", \"candidates\": []}".to_vec());
-    let file = temp_file("latin1.jsonl", &lines.join(&b'\n'));
+    let file = temp_file("latin1.jsonl", lines.join(&b'\n'));
 
     let whole = ragtrace(&["analyze", &file]);
     assert_eq!(whole.status.code(), Some(1));

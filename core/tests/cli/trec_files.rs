@@ -2,14 +2,7 @@
 //! (contract section 12.3).
 
 use crate::common::fixture_arg;
-use std::process::{Command, Output};
-
-fn ragtrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ragtrace"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::run::ragtrace;
 
 /// `ragtrace eval --cases qrels run` and `ragtrace compare --run a=run --run b=run
 /// --cases qrels` read the TREC files as they are.
