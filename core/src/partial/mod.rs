@@ -348,14 +348,15 @@ impl Partial {
                     document.traces = document.traces.saturating_add(piece.traces);
                     document.candidates = document.candidates.saturating_add(piece.candidates);
                     document.errors = document.errors.saturating_add(piece.errors);
+                    document.skipped_spans =
+                        document.skipped_spans.saturating_add(piece.skipped_spans);
                 }
                 _ => documents.push(DocumentSummary {
                     source: piece.source.clone(),
                     traces: piece.traces,
                     candidates: piece.candidates,
                     errors: piece.errors,
-                    // A partial counts no skipped spans (its pieces do not carry them).
-                    skipped_spans: 0,
+                    skipped_spans: piece.skipped_spans,
                 }),
             }
         }

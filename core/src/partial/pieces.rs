@@ -17,6 +17,10 @@ pub(super) struct Piece {
     pub(super) traces: usize,
     pub(super) candidates: usize,
     pub(super) errors: usize,
+    /// OTLP spans skipped as neither retrieval nor reranker spans. Absent in partials
+    /// of documents without any, so their bytes are those of a ragtrace without spans.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) skipped_spans: usize,
     /// A digest of what was counted of the piece.
     pub(super) fingerprint: u64,
 }
@@ -30,9 +34,14 @@ impl Piece {
             traces: document.traces,
             candidates: document.candidates,
             errors: document.errors,
+            skipped_spans: document.skipped_spans,
             fingerprint: 0,
         }
     }
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// Every piece of `parts`, in batch order, and for each part where its pieces went

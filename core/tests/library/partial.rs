@@ -357,3 +357,26 @@ proptest! {
         prop_assert_eq!(sharded, whole);
     }
 }
+
+/// A span file sharded by trace (docs/scale.md): its partials, merged, count the spans
+/// that are not retrievals as the file read whole does. The fixture's 9 lines hold one
+/// retrieval each and 28 other spans in all (tests/library/otlp.rs).
+#[test]
+fn partials_of_a_span_file_keep_its_skipped_spans() {
+    let settings = Settings::default();
+    let source = "otel/llamaindex-cosine.jsonl";
+    let text = crate::common::fixture(source);
+    let lines: Vec<Vec<u8>> = text
+        .lines()
+        .map(|l| format!("{l}\n").into_bytes())
+        .collect();
+    let whole = whole_view(&settings, &[(source, joined(&lines))]);
+    assert!(whole.contains(r#""skippedSpans":28"#), "{whole}");
+    let parts = [(0, 4), (4, 9)].map(|(start, end)| {
+        Partial::from_lines(&settings, source, start + 1, &lines[start..end]).expect("valid")
+    });
+    let merged = Partial::merge(parts).expect("same settings");
+    assert_eq!(view(&merged), whole);
+    let through_bytes = Partial::from_bytes(&merged.to_bytes()).expect("its own bytes");
+    assert_eq!(view(&through_bytes), whole);
+}
