@@ -5,10 +5,10 @@ use super::case::{Cause, ExplainedCase};
 use super::change::Change;
 use super::tables::Tables;
 use super::{ChangeImpact, ExplainSummary};
-use crate::config::{SettingKey, Settings};
+use crate::config::{Config, SettingKey, Settings};
 use crate::golden::{GoldenLevel, HitScratch};
 use crate::outcome::{outcome, Level};
-use crate::trace_analysis::TraceAnalysis;
+use crate::trace_analysis::{reanalyze_trace, Scratch, TraceAnalysis};
 use std::collections::BTreeMap;
 
 fn causes(counted: impl Iterator<Item = Cause>) -> BTreeMap<&'static str, usize> {
@@ -43,9 +43,13 @@ fn hit_rank(level: GoldenLevel) -> u8 {
 /// so each trace's tables are filled once for both.
 pub(crate) struct Summariser<'a> {
     cases: &'a [ExplainedCase],
+    user: &'a Settings,
     /// Per change: whether it is valid and sets only `returnN` and
     /// `maxChunksPerDocument` (what the tables answer for).
     applied: Vec<bool>,
+    /// Per change: the settings of a valid change the tables do not answer for (a
+    /// floor), under which each trace is run through the pipeline again.
+    rerun: Vec<Option<(Settings, Config)>>,
     impacts: Vec<ChangeImpact>,
     /// Per change, the `maxChunksPerDocument` and `returnN` it sets.
     limits: Vec<(Option<usize>, Option<usize>)>,
@@ -64,7 +68,7 @@ pub(crate) struct Summariser<'a> {
 }
 
 impl<'a> Summariser<'a> {
-    pub(crate) fn new(cases: &'a [ExplainedCase], traces: usize, user: &Settings) -> Self {
+    pub(crate) fn new(cases: &'a [ExplainedCase], traces: usize, user: &'a Settings) -> Self {
         let mut changes: Vec<Change> = Vec::new();
         for case in cases {
             for fix in &case.explanation.found_if {
@@ -73,18 +77,27 @@ impl<'a> Summariser<'a> {
                 }
             }
         }
-        // A case's fix only sets returnN and maxChunksPerDocument, so each trace's
-        // tables answer for every change at once: one pass over the traces.
+        // Most of a case's fixes set returnN and maxChunksPerDocument, and each trace's
+        // tables answer for all of them at once: one pass over the traces. A floor
+        // (a case below it) runs the trace through the pipeline under it.
+        let integer_only = |change: &Change| {
+            change.settings().all(|s| {
+                matches!(
+                    s.key,
+                    SettingKey::ReturnN | SettingKey::MaxChunksPerDocument
+                )
+            })
+        };
         let applied: Vec<bool> = changes
             .iter()
+            .map(|change| integer_only(change) && change.apply(user).is_ok())
+            .collect();
+        let rerun = changes
+            .iter()
             .map(|change| {
-                let integer_only = change.settings().all(|s| {
-                    matches!(
-                        s.key,
-                        SettingKey::ReturnN | SettingKey::MaxChunksPerDocument
-                    )
-                });
-                integer_only && change.apply(user).is_ok()
+                (!integer_only(change))
+                    .then(|| change.apply(user).ok())
+                    .flatten()
             })
             .collect();
         let impacts: Vec<ChangeImpact> = changes
@@ -116,6 +129,8 @@ impl<'a> Summariser<'a> {
             .collect();
         Summariser {
             cases,
+            user,
+            rerun,
             transitions: vec![Default::default(); changes.len()],
             limits,
             applied,
@@ -133,7 +148,9 @@ impl<'a> Summariser<'a> {
         t: &TraceAnalysis,
         table: &Tables,
         hit_scratch: &mut HitScratch,
+        pipeline: &mut Scratch,
     ) {
+        self.rerun_trace(i, t, hit_scratch, pipeline);
         let cases = self.cases;
         let linked = self.cases_of.get(i).map(Vec::as_slice).unwrap_or_default();
         let hits = &mut self.hits;
@@ -204,15 +221,68 @@ impl<'a> Summariser<'a> {
         }
     }
 
+    /// What each change the tables do not answer for does to trace `i`, from the
+    /// pipeline run again under it.
+    fn rerun_trace(
+        &mut self,
+        i: usize,
+        t: &TraceAnalysis,
+        hit_scratch: &mut HitScratch,
+        pipeline: &mut Scratch,
+    ) {
+        let cases = self.cases;
+        let linked = self.cases_of.get(i).map(Vec::as_slice).unwrap_or_default();
+        let per_change = self
+            .rerun
+            .iter()
+            .zip(&mut self.impacts)
+            .zip(&mut self.transitions)
+            .zip(&mut self.recovered_at);
+        for (((rerun, impact), transitions), recovered) in per_change {
+            let Some((settings, global)) = rerun else {
+                continue;
+            };
+            let after = reanalyze_trace(t, self.user, settings, global, pipeline);
+            if after.accepted_indices().eq(t.accepted_indices()) {
+                continue;
+            }
+            impact.traces_changed += 1;
+            if after.relevance_level != t.relevance_level {
+                if let Some(count) = transitions
+                    .get_mut(t.relevance_level.index())
+                    .and_then(|to| to.get_mut(after.relevance_level.index()))
+                {
+                    *count += 1;
+                }
+            }
+            for &at in linked {
+                let Some(case) = cases.get(at) else { continue };
+                let Some(probe) = &case.probe else { continue };
+                let (level, doc_hit) = probe.hit(after.accepted_candidates(), hit_scratch);
+                if hit_rank(level) > hit_rank(case.explanation.hit) {
+                    impact.hit_level_drops += 1;
+                }
+                if case.explanation.cause != Cause::Found && doc_hit {
+                    recovered.push(at);
+                }
+            }
+        }
+    }
+
     pub(crate) fn finish(self, traces: usize) -> ExplainSummary {
         let cases = self.cases;
         let mut impacts: Vec<ChangeImpact> = self
             .impacts
             .into_iter()
-            .zip(&self.applied)
+            .zip(
+                self.applied
+                    .iter()
+                    .zip(&self.rerun)
+                    .map(|(a, r)| *a || r.is_some()),
+            )
             .zip(self.recovered_at)
             .zip(&self.transitions)
-            .filter(|(((_, &applied), _), _)| applied)
+            .filter(|(((_, applied), _), _)| *applied)
             .map(|(((mut impact, _), mut recovered), transitions)| {
                 for (from, to, &count) in
                     Level::ALL.iter().zip(transitions).flat_map(|(from, row)| {

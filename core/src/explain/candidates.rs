@@ -11,14 +11,13 @@
 //! most of the time). A candidate reads as a [`CandidateExplanation`] view, and the
 //! list serialises as a list of those views.
 
-use super::change::Change;
+use super::floors::{floors_accepting, floors_dropping};
 use super::tables::Tables;
 use super::{SetIfList, Work};
-use crate::config::{SettingKey, Settings};
-use crate::input::Hot;
+use crate::config::Settings;
 use crate::input::Trace;
 use crate::pipeline::{Status, StatusReason};
-use crate::trace_analysis::{quality_of, reanalyze_trace, Scratch, TraceAnalysis};
+use crate::trace_analysis::TraceAnalysis;
 use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -337,6 +336,18 @@ pub(crate) fn candidates(
                     Reason::None
                 }
             }
+            (Status::Accepted, Some(entry)) => {
+                let reason = changes_of(j, status, tables, &mut entry.changes, scratch);
+                let floors = floors_dropping(t, h, user, pipeline);
+                if floors.is_empty() {
+                    reason
+                } else {
+                    for change in floors {
+                        entry.changes.push(change);
+                    }
+                    Reason::None
+                }
+            }
             (_, Some(entry)) => changes_of(j, status, tables, &mut entry.changes, scratch),
             (_, None) => Reason::None,
         };
@@ -360,68 +371,6 @@ pub(crate) fn candidates(
     given.move_into(&mut list);
     scratch.given = given;
     list
-}
-
-/// For a candidate below the trace's floor, the nearest `minQuality` and the nearest
-/// `relativeQuality` that accept it, each confirmed by the pipeline. A floor lowered
-/// to its quality `q` lets it past the floor (equal is not below); a lower floor still
-/// lets in a superset of the blocks before it, which can only take its place, so when
-/// the nearest value does not accept it no value of that floor does.
-fn floors_accepting(
-    t: &TraceAnalysis,
-    h: &Hot,
-    user: &Settings,
-    pipeline: &mut Scratch,
-) -> Vec<Change> {
-    let n = t.trace.candidates().len();
-    let config = &t.config;
-    let q = quality_of(h, n, config).score;
-    let q_max = t
-        .trace
-        .hot()
-        .iter()
-        .filter(|other| other.rank().is_some())
-        .map(|other| quality_of(other, n, config).score)
-        .fold(0.0f64, f64::max);
-    let mut out = Vec::new();
-    // minQuality alone helps when the relative part lets it past.
-    if config.relative_quality * q_max <= q {
-        out.push(Change::number(SettingKey::MinQuality, q));
-    }
-    // relativeQuality alone: the largest r with r x qMax <= q, when minQuality lets
-    // it past.
-    if config.min_quality <= q && q_max > 0.0 {
-        let mut r = (q / q_max).min(1.0);
-        while r > 0.0 && r * q_max > q {
-            r = next_down(r);
-        }
-        while r < 1.0 && next_up(r) * q_max <= q {
-            r = next_up(r);
-        }
-        out.push(Change::number(SettingKey::RelativeQuality, r));
-    }
-    out.retain(|change| {
-        let Ok((settings, global)) = change.apply(user) else {
-            return false;
-        };
-        let under = reanalyze_trace(t, user, &settings, &global, pipeline);
-        let candidate = t.trace.candidates().get(h.index);
-        let accepted = under.decided_candidates().any(|(c, status)| {
-            candidate.is_some_and(|mine| std::ptr::eq(c, mine)) && status == Status::Accepted
-        });
-        accepted
-    });
-    out
-}
-
-/// The next `f64` above `x >= 0`.
-fn next_up(x: f64) -> f64 {
-    f64::from_bits(x.to_bits() + 1)
-}
-
-/// The next `f64` below `x > 0`.
-fn next_down(x: f64) -> f64 {
-    f64::from_bits(x.to_bits() - 1)
 }
 
 /// Writes into `changes` the nearest changes that flip candidate `j` (at `status` now,

@@ -2,9 +2,10 @@
 //! problem), and the least change that finds it. The matching of cases to traces and
 //! the hit levels are the golden evaluation's own (contract section 6).
 
-use super::change::Change;
+use super::change::{Change, ChangedSetting};
+use super::floors::floors_accepting;
 use super::{CaseExplanation, FoundIf, Work};
-use crate::config::{Config, Settings};
+use crate::config::{Config, SettingKey, SettingValue, Settings};
 use crate::golden::{self, CaseReport, GoldenCase, HitProbe, LinkedBy, RunView};
 use crate::pipeline::Status;
 use crate::trace_analysis::{reanalyze_trace, TraceAnalysis};
@@ -188,6 +189,7 @@ fn explain_linked(
             .collect();
     }
     work.tables = tables;
+    changes.extend(floors_finding(t, &expected, user, work));
     // Each fix confirmed by the pipeline, with the hit level it gives.
     for change in changes {
         let Ok((settings, changed_global)) = change.apply(user) else {
@@ -218,11 +220,56 @@ fn explain_linked(
         .map(|&(_, _, s)| s)
         .or(Some(first_status));
     if explained.found_if.is_empty() {
-        explained.reason = Some(
+        let below_floor = expected.iter().any(|&(_, _, s)| s == Status::BelowFloor);
+        explained.reason = Some(if below_floor {
+            "every candidate of an expected document is below the floor, a duplicate or has an \
+             invalid rank, and no lower floor finds it (the blocks it lets in before them take \
+             their places)"
+                .to_owned()
+        } else {
             "every candidate of an expected document is a duplicate or has an invalid rank: \
              no setting finds it"
-                .to_owned(),
-        );
+                .to_owned()
+        });
     }
     explained
+}
+
+/// `below_floor` is a settings problem: of the floors that let some candidate of an
+/// expected document past the trace's floor, the nearest of each kind (the highest,
+/// since only a lower floor lets one in). The caller confirms that it finds the case.
+fn floors_finding(
+    t: &TraceAnalysis,
+    expected: &[(usize, usize, Status)],
+    user: &Settings,
+    work: &mut Work,
+) -> Vec<Change> {
+    let mut nearest: Vec<(SettingKey, f64)> = Vec::new();
+    for &(j, _, status) in expected {
+        let Some(h) = t
+            .trace
+            .hot()
+            .get(j)
+            .filter(|_| status == Status::BelowFloor)
+        else {
+            continue;
+        };
+        for change in floors_accepting(t, h, user, &mut work.scratch) {
+            for ChangedSetting { key, value } in change.settings() {
+                let SettingValue::Number(value) = value else {
+                    continue;
+                };
+                match nearest.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, held)) => *held = held.max(value),
+                    None => nearest.push((key, value)),
+                }
+            }
+        }
+    }
+    // In the contract's order of settings, as every list of changes.
+    nearest.sort_by_key(|&(key, _)| SettingKey::ALL.iter().position(|&k| k == key));
+    nearest
+        .into_iter()
+        .map(|(key, value)| Change::number(key, value))
+        .collect()
 }

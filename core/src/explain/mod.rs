@@ -15,6 +15,7 @@ mod boundary;
 mod candidates;
 mod case;
 mod change;
+mod floors;
 mod levels;
 mod render;
 mod set_if_list;
@@ -271,7 +272,7 @@ fn explain_batch(
             let shared = traces.is_some().then(|| Arc::clone(&t.trace));
             tables.fill(t);
             if let Some(summariser) = &mut summariser {
-                summariser.add_trace(index, t, &tables, &mut work.hits);
+                summariser.add_trace(index, t, &tables, &mut work.hits, &mut work.scratch);
             }
             if let (Some(traces), Some(shared)) = (traces.as_deref_mut(), shared) {
                 traces.push(trace::explain_with(

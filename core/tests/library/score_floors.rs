@@ -475,3 +475,135 @@ fn explain_lists_the_floor_that_accepts_a_candidate_below_it() {
         "{capped:?}"
     );
 }
+
+/// The explanation of one case expecting `doc` in `TRACE`, explained under `settings`
+/// beside a second trace (`other`: qualities 0.75 and 0.3125, no case), and the summary's
+/// changes.
+fn case_explained(settings: &Settings, doc: &str) -> (Value, Value) {
+    let linked = TRACE.replacen(
+        r#""requestId":"floors""#,
+        r#""requestId":"floors","caseId":"c1""#,
+        1,
+    );
+    let other = r#"{"requestId":"other","mode":"dense","candidates":[
+     {"evidenceKey":"x#1","docId":"x","originalRank":1,"score":0.25,"scoreLabel":"dense"},
+     {"evidenceKey":"y#1","docId":"y","originalRank":2,"score":0.6875,"scoreLabel":"dense"}]}"#;
+    let batch = parse_document("t.json", &format!("[{linked},{other}]"));
+    assert_eq!(batch.traces.len(), 2, "{:?}", batch.errors);
+    let cases_text = format!(r#"[{{"caseId":"c1","expectedDocIds":["{doc}"]}}]"#);
+    let cases = ragtrace_core::parse_cases("cases.json", &cases_text).expect("valid cases");
+    let explained = ragtrace_core::explain(&batch, settings, Some(&cases)).expect("valid settings");
+    let json = serde_json::to_value(&explained).expect("serialises");
+    (json["cases"][0].clone(), json["summary"]["changes"].clone())
+}
+
+/// `below_floor` is a settings problem for a golden case: minQuality 0.4 holds back d
+/// (rank 7, q 0.25); minQuality 0.25 finds it (as the candidate's `acceptedIf` above),
+/// and applied to the batch it also lets y (q 0.3125) into `other`: two traces
+/// changed, the case recovered, no level moved (each trace's top block stays).
+#[test]
+fn a_case_below_the_floor_is_found_by_the_nearest_lower_floor() {
+    let (case, changes) = case_explained(&settings(&[("minQuality", "0.4")]), "d");
+    assert_eq!(case["cause"], "dropped");
+    assert_eq!(case["candidateStatus"], "below_floor");
+    assert_eq!(case["candidateIndex"], 6);
+    assert_eq!(
+        case["foundIf"],
+        serde_json::json!([{"set": {"minQuality": 0.25}, "hit": "strong"}])
+    );
+    assert_eq!(
+        changes,
+        serde_json::json!([{"set": {"minQuality": 0.25}, "recovers": 1,
+            "recoveredCases": ["c1"], "tracesChanged": 2, "levelTransitions": {},
+            "hitLevelDrops": 0}])
+    );
+    // relativeQuality 0.5 (floor 0.375 in both traces, whose qMax is 0.75): the largest
+    // r with r x 0.75 <= 0.25, which lets y (0.3125) into `other` too.
+    let (case, changes) = case_explained(&settings(&[("relativeQuality", "0.5")]), "d");
+    let r = case["foundIf"][0]["set"]["relativeQuality"]
+        .as_f64()
+        .expect("a relativeQuality");
+    assert!((r - 1.0 / 3.0).abs() < 1e-15, "{case}");
+    assert_eq!(changes[0]["tracesChanged"], 2, "{changes}");
+    assert_eq!(changes[0]["recovers"], 1, "{changes}");
+    // returnN 1 under minQuality 0.6: a lower floor lets b past the floor, but the one
+    // place is rank 1's, so no floor finds the case, and the reason says so.
+    let (case, changes) =
+        case_explained(&settings(&[("minQuality", "0.6"), ("returnN", "1")]), "b");
+    assert_eq!(case["foundIf"], serde_json::json!([]));
+    assert_eq!(case["candidateStatus"], "below_floor");
+    assert!(
+        case["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("no lower floor finds it")),
+        "{case}"
+    );
+    assert_eq!(changes, serde_json::json!([]));
+}
+
+/// Each candidate's docId, status and `droppedIf` in `TRACE` under `settings`.
+fn dropped_if(settings: &Settings) -> Vec<(String, String, Value)> {
+    let batch = parse_document("t.json", TRACE);
+    let explained = ragtrace_core::explain(&batch, settings, None).expect("valid settings");
+    let json = serde_json::to_value(&explained).expect("serialises");
+    json["traces"][0]["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| {
+            let text = |key: &str| c[key].as_str().unwrap_or("").to_owned();
+            (text("docId"), text("status"), c["droppedIf"].clone())
+        })
+        .collect()
+}
+
+/// A floor in use lists, for each accepted block, the nearest value of it that drops
+/// the block: the next f64 above its quality (0.75, 0.625, 0.5 for ranks 1-3 under
+/// minQuality 0.4), or for relativeQuality the least r with r x 0.75 above it (none
+/// for the best block). A floor of 0 lists none: the defaults change no explanation.
+#[test]
+fn a_floor_in_use_lists_the_nearest_value_that_drops_an_accepted_block() {
+    let next_up = |x: f64| f64::from_bits(x.to_bits() + 1);
+    let listed = dropped_if(&settings(&[("minQuality", "0.4")]));
+    let accepted: Vec<_> = listed.iter().filter(|(_, s, _)| s == "accepted").collect();
+    assert_eq!(accepted.len(), 3, "{listed:?}");
+    assert_eq!(
+        accepted[0].2,
+        serde_json::json!([{"set": {"minQuality": next_up(0.75)}}])
+    );
+    assert_eq!(
+        accepted[1].2,
+        serde_json::json!([{"set": {"returnN": 1}}, {"set": {"maxChunksPerDocument": 1}},
+            {"set": {"minQuality": next_up(0.625)}}])
+    );
+    assert_eq!(
+        accepted[2].2,
+        serde_json::json!([{"set": {"returnN": 2}}, {"set": {"minQuality": next_up(0.5)}}])
+    );
+    let listed = dropped_if(&settings(&[("relativeQuality", "0.5")]));
+    let relative: Vec<Option<f64>> = listed
+        .iter()
+        .filter(|(_, s, _)| s == "accepted")
+        .map(|(_, _, d)| {
+            d.as_array()?
+                .iter()
+                .find_map(|c| c["set"]["relativeQuality"].as_f64())
+        })
+        .collect();
+    // Ranks 1, 2, 3 and 5 (q 0.75, 0.625, 0.5, 0.375); each r is the least with
+    // r x 0.75 > q, so the f64 below it does not drop the block.
+    assert_eq!(relative.len(), 4, "{listed:?}");
+    assert_eq!(relative[0], None);
+    for (r, q) in relative[1..].iter().zip([0.625, 0.5, 0.375]) {
+        let r = r.expect("a relativeQuality");
+        let below = f64::from_bits(r.to_bits() - 1);
+        assert!(r * 0.75 > q && below * 0.75 <= q, "{r} for {q}");
+    }
+    let defaults = dropped_if(&Settings::default());
+    assert!(
+        defaults
+            .iter()
+            .all(|(_, _, d)| !d.to_string().contains("Quality")),
+        "{defaults:?}"
+    );
+}
