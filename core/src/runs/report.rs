@@ -85,7 +85,7 @@ pub fn compare_batches(
     settings: &crate::config::Settings,
     cases: Option<&crate::golden::CaseSet>,
     options: &CompareOptions,
-) -> Result<CompareReport, crate::ConfigError> {
+) -> Result<CompareReport, crate::config::ConfigError> {
     let analysis_a = crate::analysis::analyze(a, settings, false)?;
     let analysis_b = crate::analysis::analyze(b, settings, false)?;
     let (pairing, comparison) = compare_runs(&analysis_a, &analysis_b, options);

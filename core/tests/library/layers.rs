@@ -8,9 +8,10 @@
 //! files is the module `explain`). Imports inside one folder (`super::...`, or
 //! `crate::explain::...` from within `explain/`) are that module's own business and are
 //! not checked here. Test code (`#[cfg(test)]` items and modules) is not checked
-//! either: a unit test may build its input with a higher layer. Paths through the
-//! root's re-exports (`crate::Analysis`, `crate::analyze`) count as imports of the
-//! module that defines them. The CLI (`src/bin/`) stands above every module and
+//! either: a unit test may build its input with a higher layer. A path through the
+//! root's re-exports (`crate::Analysis`, `crate::analyze`) is refused: it hides which
+//! module is imported, and reads as an import of `lib.rs`, which stands above every
+//! module. The CLI (`src/bin/`) stands above every module and
 //! `lib.rs` only declares and re-exports them.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -235,6 +236,7 @@ fn no_module_imports_its_own_or_a_higher_layer() {
     }
 
     let mut wrong = Vec::new();
+    let mut through_root = Vec::new();
     for (file, code) in &texts {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         if test_files.contains(&stem) {
@@ -246,6 +248,10 @@ fn no_module_imports_its_own_or_a_higher_layer() {
             let target = if layers.contains_key(first.as_str()) {
                 first.clone()
             } else if let Some(module) = reexported.get(&first) {
+                through_root.push(format!(
+                    "core/src/{}: `{written}` goes through lib.rs: write `crate::{module}::{first}`",
+                    file.display()
+                ));
                 module.clone()
             } else {
                 continue; // `crate` itself (`pub(in crate::x)` reads as `x` above)
@@ -266,6 +272,11 @@ fn no_module_imports_its_own_or_a_higher_layer() {
         wrong.is_empty(),
         "imports of the same or a higher layer (docs/architecture.md):\n{}",
         wrong.join("\n")
+    );
+    assert!(
+        through_root.is_empty(),
+        "imports through the root's re-exports:\n{}",
+        through_root.join("\n")
     );
 }
 

@@ -699,7 +699,8 @@ pub fn check_many_batches(
     check_run_names(&names)?;
     for (r, (name, batch)) in runs.iter().enumerate() {
         if batch.traces.is_empty() {
-            let failed = batch.errors.len() + crate::omitted_total(&batch.errors_omitted);
+            let failed =
+                batch.errors.len() + crate::input_errors::omitted_total(&batch.errors_omitted);
             let unreadable = match failed {
                 0 => String::new(),
                 n => format!(" ({n} part(s) of it could not be read)"),
