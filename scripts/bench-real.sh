@@ -127,8 +127,7 @@ for path in files:
     ]
     notes = []
     if refusal:
-        reason = "OTLP reader not available" if otlp else "the CLI refused the file"
-        notes.append(f"ragtrace: {reason} ({refusal})")
+        notes.append(f"ragtrace: the CLI refused the file ({refusal})")
     else:
         measures.append(("ragtrace analyze --summary (CLI)", lambda: seconds(lambda: subprocess.run(
             [bin_, "analyze", "--summary", path], stdout=subprocess.DEVNULL,

@@ -5,7 +5,8 @@
 #   bash scripts/bench.sh            all three
 #   bash scripts/bench.sh native     only `cargo bench -p ragtrace-core`
 #   bash scripts/bench.sh browser    only the page benchmark
-#   bash scripts/bench.sh js         only the JS API benchmark (js/bench/analyze.mjs)
+#   bash scripts/bench.sh js         only the JS API benchmark (js/bench/analyze.mjs), on
+#                                    the generated batch and on real-shaped OTLP spans
 #   bash scripts/bench.sh cli        only the streamed CLI (scripts/bench-cli.sh; not in "all":
 #                                    it writes a 1 GB file)
 #   bash scripts/bench.sh site       only the built site: knob -> painted frame at 100,000
@@ -56,4 +57,10 @@ if [ "$which" = all ] || [ "$which" = js ]; then
     --out-dir "$out/pkg" js >/dev/null
   cargo run --quiet --release -p ragtrace-js --example generate_batch >"$out/batch.jsonl"
   node js/bench/analyze.mjs "$out/pkg" "$out/batch.jsonl" 7 7
+  # OTLP spans: the real-shaped traces of scripts/bench-real.sh (its first 1,430, 60 MB)
+  # as LlamaIndex's instrumentor exports them, through the same two measurements.
+  cargo run --quiet --release -p ragtrace-js --example generate_batch -- --shape real --otlp \
+    1430 42 >"$out/otlp.jsonl"
+  echo "js-bench: OTLP spans (real-shaped, as bash scripts/bench-real.sh writes them)"
+  node js/bench/analyze.mjs "$out/pkg" "$out/otlp.jsonl" 7 7
 fi

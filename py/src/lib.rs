@@ -20,6 +20,11 @@ mod to_py;
 
 use pyo3::prelude::*;
 
+/// The core's allocations (parsed strings, traces, analyses) only; Python objects
+/// come from Python's allocator. Same allocator as the CLI, so both read at one speed.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 // pyo3 turns a Rust panic into a Python exception only when panics unwind; with
 // the workspace's release profile (panic = "abort") one would end the interpreter.
 #[cfg(panic = "abort")]
