@@ -288,3 +288,59 @@ pub(crate) fn case_grades(
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{grades, Found, RunOfCase};
+    use ragtrace_core::{GoldenCase, Judgments};
+
+    /// Judged a 0, b 3, c 1, d 3, e -1; the run ranks c, x, a with k = 2; relevant from
+    /// grade 2. Ranked first by rank (c within k, a beyond it), then by grade, highest
+    /// first, ties in the file's order (b before d), then e; relevant: b and d.
+    #[test]
+    fn ranked_first_then_by_grade_then_in_file_order() {
+        let judged = [("a", 0), ("b", 3), ("c", 1), ("d", 3), ("e", -1)];
+        let case = GoldenCase {
+            case_id: "q".to_owned(),
+            judgments: Some(Judgments(
+                judged.iter().map(|&(d, g)| (d.to_owned(), g)).collect(),
+            )),
+            ..GoldenCase::default()
+        };
+        let ranking = ["c", "x", "a"].map(str::to_owned);
+        let run = RunOfCase {
+            ranking: &ranking,
+            k: 2,
+            trace: None,
+        };
+        let g = grades(&case, 2, &[run]).unwrap();
+        let rows: Vec<(&str, i64, bool, Found)> = g
+            .rows
+            .iter()
+            .map(|r| (r.doc_id.as_str(), r.grade, r.relevant, r.found[0]))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("c", 1, false, Found::Ranked(1, true)),
+                ("a", 0, false, Found::Ranked(3, false)),
+                ("b", 3, true, Found::NoTrace),
+                ("d", 3, true, Found::NoTrace),
+                ("e", -1, false, Found::NoTrace),
+            ]
+        );
+        assert_eq!((g.judged, g.relevant), (5, 2));
+        assert_eq!(Found::Ranked(3, false).text(), "rank 3 (beyond k)");
+    }
+
+    /// A case without judgments is binary: no grades to list.
+    #[test]
+    fn a_binary_case_has_no_grades() {
+        let case = GoldenCase {
+            case_id: "q".to_owned(),
+            expected_doc_ids: vec!["a".to_owned()],
+            ..GoldenCase::default()
+        };
+        assert!(grades(&case, 1, &[]).is_none());
+    }
+}
