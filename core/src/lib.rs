@@ -160,16 +160,17 @@ pub use crate::baseline::{
 // Golden cases: evaluation, the metrics table, report.md, TREC files.
 pub use crate::golden::{
     case_metrics, evaluate_analysis, evaluate_runs, evaluate_runs_graded,
-    evaluate_with_floor_sweep, floor_sweep_of, golden_markdown, golden_summary_text, judged_docs,
-    md_cell, normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels,
-    trec_run, CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport,
-    GoldenSummary, Judgments, LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace,
-    TREC_RUN_TAG,
+    evaluate_with_floor_sweep, floor_sweep_of, golden_markdown, golden_summary_text, md_cell,
+    normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
+    CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary,
+    Judgments, LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
 };
 pub use crate::golden::{
     FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
 };
 pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
+// A case's judged documents and grades, as the metrics read them (what the page lists).
+pub use crate::golden::judged_docs;
 
 // Calibration of the levels and the gate against golden cases.
 pub use crate::calibration::{
