@@ -169,6 +169,8 @@ pub use crate::golden::{
     FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
 };
 pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
+// A case's judged documents and grades, as the metrics read them (what the page lists).
+pub use crate::golden::judged_docs;
 
 // Calibration of the levels and the gate against golden cases.
 pub use crate::calibration::{

@@ -25,7 +25,7 @@ const QUERIES: usize = 10_000;
 const CANDIDATES_PER_TRACE: usize = 10;
 const ROUNDS: usize = 21;
 /// The significance tests at their goal: 1,000 cases (the paired generator writes one
-/// case per third query), 5 metrics, 10,000 permutations, in at most 250 ms.
+/// case per third query), 6 metrics, 10,000 permutations, in at most 250 ms.
 const SIGNIFICANCE_QUERIES: usize = 3_000;
 const SIGNIFICANCE_GOAL_MS: f64 = 250.0;
 const SIGNIFICANCE_RUNS: usize = 5;
@@ -46,6 +46,26 @@ fn pick_file(root: &web_sys::Element, selector: &str, name: &str, text: &str) {
     fire(&input, "change");
 }
 
+/// The generated cases graded as a qrels file grades them (contract section 12): a
+/// case's first expected document 3, the others 1, so nDCG@k's gains differ.
+fn graded(cases: &str) -> String {
+    let mut file: serde_json::Value = serde_json::from_str(cases).unwrap();
+    for case in file["cases"].as_array_mut().unwrap() {
+        let judgments: serde_json::Map<String, serde_json::Value> = case["expectedDocIds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, doc)| {
+                let grade = if i == 0 { 3 } else { 1 };
+                (doc.as_str().unwrap().to_owned(), grade.into())
+            })
+            .collect();
+        case["judgments"] = judgments.into();
+    }
+    file.to_string()
+}
+
 async fn wait_for(root: &web_sys::Element, selector: &str, contains: &str) {
     for _ in 0..1200 {
         sleep(50).await;
@@ -64,6 +84,7 @@ async fn wait_for(root: &web_sys::Element, selector: &str, contains: &str) {
 async fn knob_to_next_frame_on_the_compare_tab() {
     let (dense, hybrid, cases) =
         ragtrace_core::generate_paired_runs(QUERIES, CANDIDATES_PER_TRACE, 7);
+    let cases = graded(&cases);
     // The core alone, for reference: what one knob move asks of it.
     let settings = ragtrace_core::Settings::default();
     let parse = |name: &str, text: &str| ragtrace_core::parse_document(name, text);
@@ -258,6 +279,7 @@ async fn knob_rounds(
 fn significance_of_1000_cases() {
     let (dense, hybrid, cases_text) =
         ragtrace_core::generate_paired_runs(SIGNIFICANCE_QUERIES, CANDIDATES_PER_TRACE, 7);
+    let cases_text = graded(&cases_text);
     let cases = parse_cases("cases.json", &cases_text).unwrap();
     let settings = ragtrace_core::Settings::default();
     let scores = |name: &str, text: &str| {
@@ -332,6 +354,7 @@ const MANY_GOAL_MS: f64 = 250.0;
 fn many_run_test_of_5_runs_and_1000_cases() {
     let (runs, cases_text) =
         ragtrace_core::generate_many_runs(MANY_RUNS, MANY_QUERIES, CANDIDATES_PER_TRACE, 7);
+    let cases_text = graded(&cases_text);
     let cases = parse_cases("cases.json", &cases_text).unwrap();
     let settings = ragtrace_core::Settings::default();
     let names: Vec<String> = (1..=MANY_RUNS).map(|r| format!("run-{r}")).collect();
@@ -408,6 +431,7 @@ fn many_pending(root: &web_sys::Element) -> bool {
 async fn knob_to_next_frame_with_5_runs() {
     let (runs, cases) =
         ragtrace_core::generate_many_runs(MANY_RUNS, MANY_QUERIES, CANDIDATES_PER_TRACE, 7);
+    let cases = graded(&cases);
     use_site_style();
     let (root, _app) = mount_fresh();
     settle().await;

@@ -191,7 +191,8 @@ async fn golden_tab_with_batch(json: &str) -> (web_sys::HtmlElement, Box<dyn std
 /// One golden case per trace of the generated batch, linked by a `caseId` added to
 /// each trace: the batch with the ids, and the cases file. A case expects the trace's
 /// first, middle or last candidate's document, or one it never retrieved, so every
-/// outcome occurs across the range of top qualities.
+/// outcome occurs across the range of top qualities; its grades put the expected
+/// document above the second candidate's, so the case table shows graded cases.
 fn batch_with_a_case_per_trace(traces: usize) -> (String, String) {
     let json = ragtrace_core::generate_batch(traces, CANDIDATES_PER_TRACE, 7);
     let mut batch: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -214,10 +215,18 @@ fn batch_with_a_case_per_trace(traces: usize) -> (String, String) {
             2 => doc_of(candidates.len() - 1),
             _ => serde_json::Value::from(format!("doc-absent-{i}")),
         };
+        // Graded as a qrels file grades (contract section 12): the expected document 2,
+        // the second candidate's 1 (unless the case expects none the trace retrieved).
+        let mut judgments = serde_json::Map::new();
+        if i % 4 != 3 {
+            judgments.insert(doc_of(1).as_str().unwrap_or_default().to_owned(), 1.into());
+        }
+        judgments.insert(expected.as_str().unwrap_or_default().to_owned(), 2.into());
         cases.push(serde_json::json!({
             "caseId": case_id,
             "query": trace["query"],
             "expectedDocIds": [expected],
+            "judgments": judgments,
         }));
         trace["caseId"] = case_id.into();
     }

@@ -31,6 +31,7 @@ pub(crate) use floor_sweep::{floor_sweep, floor_sweep_line, floor_sweep_table, T
 pub use floor_sweep::{FLOOR_POINTS, FLOOR_RECALL_TOLERANCE};
 pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
+pub use relevance::judged_docs;
 pub use render::{golden_markdown, golden_summary_text, md_cell};
 pub use report::{
     CaseReport, FloorPoint, FloorSweep, GoldenLevel, GoldenReport, GoldenSummary, LevelCounts,

@@ -6,7 +6,8 @@ use super::metric::Judged;
 
 /// Every judged document of `case` with its grade, each once: the `expectedDocIds` in
 /// file order (grade 1 unless `judgments` grades them), then the other judged documents.
-pub(crate) fn judged_docs(case: &GoldenCase) -> Vec<(&str, i64)> {
+/// What the metrics read, and what a view of a case's grades lists.
+pub fn judged_docs(case: &GoldenCase) -> Vec<(&str, i64)> {
     let judgments = case.judgments.as_ref().map_or(&[][..], |j| j.0.as_slice());
     let graded = |doc: &str| {
         judgments

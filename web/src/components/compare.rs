@@ -13,8 +13,8 @@ use crate::state::golden::GoldenState;
 use crate::state::AppState;
 use leptos::html;
 use leptos::prelude::*;
+use ragtrace_core::{CaseDelta, GoldenComparison, DELTA_METRICS, METRIC_LABELS};
 use ragtrace_core::{Distribution, GroupSummary, RunComparison};
-use ragtrace_core::{GoldenComparison, DELTA_METRICS};
 use std::sync::Arc;
 use web_sys::Element;
 
@@ -161,7 +161,6 @@ fn RunBInput() -> impl IntoView {
                     multiple
                     tabindex="-1"
                     aria-label="Run B files"
-                    accept=".json,.jsonl,.ndjson,.txt,application/json,text/plain"
                     on:change=on_files
                 />
                 <button
@@ -482,7 +481,7 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
         .map(|(m, s)| {
             let wtl = [s.wins.to_string(), s.ties.to_string(), s.losses.to_string()].join(" / ");
             let mut cells = vec![
-                cell(DELTA_METRICS[m], ""),
+                cell(METRIC_LABELS[m], ""),
                 cell(s.cases.to_string(), "cases"),
                 cell(optional_number(s.mean_a), "mean-a"),
                 cell(optional_number(s.mean_b), "mean-b"),
@@ -590,9 +589,82 @@ fn golden_view(golden: &GoldenComparison, tested: Option<&GoldenComparison>) -> 
     let section = dom::el("section", "panel compare-golden", "")?;
     Some(dom::add(
         dom::add(
-            dom::add(section, Some(title)),
-            dom::table("compare-metrics", "counts", &head, rows),
+            dom::add(
+                dom::add(section, Some(title)),
+                dom::table("compare-metrics", "counts", &head, rows),
+            ),
+            Some(grid),
         ),
-        Some(grid),
+        case_deltas(golden),
+    ))
+}
+
+/// Case rows the per-case delta table lists; the others are counted.
+const LISTED_CASE_DELTAS: usize = 100;
+
+/// The cases whose level or some metric changed from A to B, with every metric's delta
+/// (graded nDCG and MAP@k included), in B's order.
+fn case_deltas(golden: &GoldenComparison) -> Option<Element> {
+    let changed: Vec<&CaseDelta> = golden
+        .cases
+        .iter()
+        .filter(|c| c.level_a != c.level_b || c.metrics.iter().any(|v| v.delta != 0.0))
+        .collect();
+    let labels = METRIC_LABELS.map(|label| ["Δ ", label].concat());
+    let mut head = vec!["case", "level A → B"];
+    head.extend(labels.iter().map(String::as_str));
+    let rows = changed
+        .iter()
+        .take(LISTED_CASE_DELTAS)
+        .map(|c| {
+            let mut cells = vec![
+                cell(
+                    [
+                        c.case_id.as_str(),
+                        if c.regression { " (regression)" } else { "" },
+                    ]
+                    .concat(),
+                    "case",
+                ),
+                cell(
+                    [c.level_a.as_str(), " → ", c.level_b.as_str()].concat(),
+                    "levels",
+                ),
+            ];
+            cells.extend(
+                c.metrics
+                    .iter()
+                    .zip(DELTA_METRICS)
+                    .map(|(v, key)| cell(number(v.delta), key)),
+            );
+            (c.case_id.clone(), cells)
+        })
+        .collect();
+    let mut counted = [
+        count(
+            changed.len(),
+            "case changed from A to B",
+            "cases changed from A to B",
+        ),
+        if changed.len() > LISTED_CASE_DELTAS {
+            [" (the first ", &LISTED_CASE_DELTAS.to_string(), " listed)"].concat()
+        } else {
+            String::new()
+        },
+    ]
+    .concat();
+    if changed.is_empty() {
+        counted = "No case changed from A to B.".to_owned();
+    }
+    let out = dom::add(
+        dom::el("div", "compare-case-deltas", "")?,
+        paragraph("compare-case-delta-count", "hint", &counted),
+    );
+    if changed.is_empty() {
+        return Some(out);
+    }
+    Some(dom::add(
+        out,
+        dom::table("compare-case-deltas", "counts", &head, rows),
     ))
 }

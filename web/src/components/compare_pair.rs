@@ -2,14 +2,16 @@
 //! view of one pair: the two traces' blocks with lines joining the same document.
 
 use crate::components::dom;
+use crate::components::grades::{grades, grades_table, relevant_grade_of, RunOfCase};
 use crate::components::sort_header::{self, ColumnSort};
 use crate::components::virtual_rows::{row_window_view, RowWindow};
 use crate::format::{level_class, number, optional_number};
 use crate::state::compare::{visible_pairs, CompareState, PairSort};
+use crate::state::golden::GoldenState;
 use crate::state::Shared;
 use leptos::prelude::*;
 use ragtrace_core::{pair_detail, OnlyOneSide, PairComparison, PairDetail};
-use ragtrace_core::{Level, TraceAnalysis};
+use ragtrace_core::{GoldenComparison, GoldenReport, Level, TraceAnalysis, METRIC_LABELS};
 use web_sys::Element;
 
 /// `f` of the pair at `index` in the current comparison: a row reads its numbers
@@ -229,17 +231,25 @@ const LEFT_END: f64 = 320.0;
 #[component]
 pub(crate) fn PairView() -> impl IntoView {
     let compare = expect_context::<CompareState>();
+    let golden = expect_context::<GoldenState>();
     let build = move || {
         let index = compare.open_pair.get()?;
         let comparison = compare.comparison.get()?;
         let pair = comparison.pairs.get(index)?;
+        let reports = compare.golden_reports.map(|r| r.get());
+        let deltas = compare.golden.get();
         compare.runs.with(|runs| {
             let (a, b) = runs.as_ref()?;
-            side_by_side(
-                &pair_detail(a, b, pair)?,
-                a.traces.get(pair.a)?,
-                b.traces.get(pair.b)?,
-            )
+            let detail = pair_detail(a, b, pair)?;
+            let (ta, tb) = (a.traces.get(pair.a)?, b.traces.get(pair.b)?);
+            let view = side_by_side(&detail, ta, tb)?;
+            let case = detail.case_id.as_deref().and_then(|id| {
+                let [Some(ra), Some(rb)] = &reports else {
+                    return None;
+                };
+                case_part(golden, id, [ra, rb], [ta, tb], deltas.as_deref())
+            });
+            Some(dom::add(view, case))
         })
     };
     view! {
@@ -477,4 +487,77 @@ fn side_by_side(detail: &PairDetail, ta: &TraceAnalysis, tb: &TraceAnalysis) -> 
         out = dom::add(out, Some(warning));
     }
     Some(dom::add(out, Some(drawing)))
+}
+
+/// The open pair's golden case: its metrics in both runs with their deltas (every
+/// metric of the comparison, graded nDCG and MAP@k included) and, for a graded case,
+/// its judged documents with where each run put them.
+fn case_part(
+    golden: GoldenState,
+    case_id: &str,
+    reports: [&GoldenReport; 2],
+    traces: [&TraceAnalysis; 2],
+    deltas: Option<&GoldenComparison>,
+) -> Option<Element> {
+    let mut out = dom::el("div", "compare-pair-case", "")?;
+    dom::set(&out, "id", "compare-pair-case");
+    out = dom::add(out, dom::el("h3", "", &["Golden case ", case_id].concat()));
+    if let Some(delta) = deltas.and_then(|d| d.cases.iter().find(|c| c.case_id == case_id)) {
+        let levels = [
+            "level ",
+            delta.level_a.as_str(),
+            " → ",
+            delta.level_b.as_str(),
+        ]
+        .concat();
+        out = dom::add(out, dom::el("p", "hint", &levels));
+        let rows = delta
+            .metrics
+            .iter()
+            .zip(METRIC_LABELS)
+            .zip(ragtrace_core::DELTA_METRICS)
+            .map(|((v, label), key)| {
+                (
+                    key.to_owned(),
+                    vec![
+                        (label.to_owned(), "", ""),
+                        (number(v.a), "", "a"),
+                        (number(v.b), "", "b"),
+                        (number(v.delta), "", "delta"),
+                    ],
+                )
+            })
+            .collect();
+        out = dom::add(
+            out,
+            dom::table(
+                "compare-pair-metrics",
+                "counts",
+                &["metric", "A", "B", "Δ (B − A)"],
+                rows,
+            ),
+        );
+    }
+    let shown = reports.map(|r| r.cases.iter().position(|c| c.case_id == case_id));
+    let graded = golden.cases().with_untracked(|cases| {
+        let Some(Ok(cases)) = cases else {
+            return None;
+        };
+        let [Some(i), Some(j)] = shown else {
+            return None;
+        };
+        let (case_a, case_b) = (reports[0].cases.get(i)?, reports[1].cases.get(j)?);
+        let case = cases.cases.get(i).filter(|c| c.case_id == case_id)?;
+        let relevant_grade = relevant_grade_of(reports[0]);
+        let runs = [(case_a, traces[0]), (case_b, traces[1])].map(|(c, t)| RunOfCase {
+            ranking: &c.doc_ranking,
+            k: c.k,
+            trace: Some(t),
+        });
+        grades(case, relevant_grade, &runs)
+    });
+    if let Some(graded) = graded {
+        out = dom::add(out, grades_table(&graded));
+    }
+    Some(out)
 }

@@ -7,6 +7,7 @@ use crate::browser;
 use crate::components::calibration::CalibrationPanel;
 use crate::components::error_panel::InputErrorItem;
 use crate::components::finding::DiagnosticLine;
+use crate::components::grades::{case_grades, Grades, GradesList};
 use crate::components::why_missed::WhyMissedSection;
 use crate::format::{count, number, optional_number};
 use crate::samples::{generated_cases, Sample, GENERATED_CASES_SOURCE};
@@ -102,12 +103,21 @@ fn GoldenInput() -> impl IntoView {
         })
     };
     view! {
-        <section class="panel golden-input" aria-labelledby="golden-input-title">
+        <section
+            class="panel golden-input"
+            aria-labelledby="golden-input-title"
+            on:drop=crate::components::panel_files::on_dropped(
+                state,
+                move |files| read_cases_file(golden, state, files),
+            )
+        >
             <h2 id="golden-input-title">"Golden cases"</h2>
             <label for="golden-input">
                 "Paste a cases file: a JSON array of "
                 <code>"{caseId, query, expectedDocIds, expectedBreadcrumbs, expectedKeywords}"</code>
                 " or " <code>"{\"cases\": [...]}"</code>
+                ", or a TREC qrels file (" <code>"qid iter docno grade"</code>
+                "); or drop one on this panel"
             </label>
             <textarea
                 id="golden-input"
@@ -129,7 +139,6 @@ fn GoldenInput() -> impl IntoView {
                     type="file"
                     tabindex="-1"
                     aria-label="Cases file"
-                    accept=".json,application/json,text/plain"
                     on:change=on_file
                 />
                 <button
@@ -268,14 +277,20 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
         ("precision", "mean precision@k", summary.mean_precision),
         ("mrr", "MRR", summary.mean_reciprocal_rank),
         ("ndcg", "mean nDCG@k", summary.mean_ndcg),
+        ("map", "MAP@k", summary.mean_average_precision),
     ];
     let rows = {
         let report = report.clone();
         move || {
-            cases_at(&report, golden.filter.get())
+            let shown: Vec<usize> = cases_at(&report, golden.filter.get())
                 .take(golden.shown_cases.get())
-                .cloned()
-                .map(|case| view! { <CaseRow case=case/> })
+                .collect();
+            let grades = case_grades(state, golden, &report, &shown);
+            shown
+                .into_iter()
+                .zip(grades)
+                .filter_map(|(i, grades)| report.cases.get(i).cloned().map(|case| (case, grades)))
+                .map(|(case, grades)| view! { <CaseRow case=case grades=grades/> })
                 .collect_view()
         }
     };
@@ -429,6 +444,7 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
                             <th scope="col">"Precision"</th>
                             <th scope="col">"RR"</th>
                             <th scope="col">"nDCG"</th>
+                            <th scope="col">"AP"</th>
                             <th scope="col">"Coverage"</th>
                             <th scope="col">"Evidence"</th>
                             <th scope="col">"Note"</th>
@@ -460,15 +476,15 @@ fn GoldenResults(report: Shared<GoldenReport>) -> impl IntoView {
     }
 }
 
-/// The report's cases at `level` (all of them for `None`), in the cases file's order.
-fn cases_at(
-    report: &GoldenReport,
-    level: Option<GoldenLevel>,
-) -> impl Iterator<Item = &CaseReport> {
+/// The positions of the report's cases at `level` (all of them for `None`), in the
+/// cases file's order.
+fn cases_at(report: &GoldenReport, level: Option<GoldenLevel>) -> impl Iterator<Item = usize> + '_ {
     report
         .cases
         .iter()
-        .filter(move |case| level.is_none_or(|l| case.level == l))
+        .enumerate()
+        .filter(move |(_, case)| level.is_none_or(|l| case.level == l))
+        .map(|(i, _)| i)
 }
 
 /// A labelled list of values (documents, breadcrumbs, keywords); nothing when empty.
@@ -485,7 +501,7 @@ fn evidence(kind: &'static str, label: &'static str, values: &[String]) -> impl 
 }
 
 #[component]
-fn CaseRow(case: CaseReport) -> impl IntoView {
+fn CaseRow(case: CaseReport, grades: Option<Grades>) -> impl IntoView {
     let level = case.level.as_str();
     let trace = case.trace_name.clone().map(|name| {
         view! {
@@ -518,9 +534,11 @@ fn CaseRow(case: CaseReport) -> impl IntoView {
             <td data-col="precision">{number(case.precision)}</td>
             <td data-col="rr">{number(case.reciprocal_rank)}</td>
             <td data-col="ndcg">{number(case.ndcg)}</td>
+            <td data-col="ap">{number(case.average_precision)}</td>
             <td data-col="coverage">{optional_number(case.coverage)}</td>
             <td data-col="evidence">
                 <div class="hint">{decision}</div>
+                {grades.map(|grades| view! { <GradesList grades=grades/> })}
                 {evidence("matched-docs", "matched docs", &case.matched_doc_ids)}
                 {evidence("missing-docs", "missing docs", &case.missing_doc_ids)}
                 {evidence("unexpected-docs", "unexpected docs", &case.unexpected_doc_ids)}

@@ -48,7 +48,6 @@ pub(crate) fn InputPanel() -> impl IntoView {
                     multiple
                     tabindex="-1"
                     aria-label="Trace files"
-                    accept=".json,.jsonl,.ndjson,.txt,application/json,text/plain"
                     on:change=on_files
                 />
                 <span class="hint">"or drop files anywhere on the page"</span>

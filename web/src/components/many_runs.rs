@@ -160,7 +160,6 @@ pub(crate) fn AddedRuns() -> impl IntoView {
                     multiple
                     tabindex="-1"
                     aria-label="Run files"
-                    accept=".json,.jsonl,.ndjson,.txt,application/json,text/plain"
                     on:change=on_files
                     // The button's click opens the picker with a click on this input:
                     // bubbling up, it would re-enter the panel's listener while it runs.

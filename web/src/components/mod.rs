@@ -16,6 +16,7 @@ pub(crate) mod error_panel;
 pub(crate) mod file_list;
 pub(crate) mod finding;
 pub mod golden;
+pub(crate) mod grades;
 pub(crate) mod input;
 pub(crate) mod knobs;
 pub(crate) mod load_progress;

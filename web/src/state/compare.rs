@@ -26,7 +26,8 @@ use many_runs::{
 use ragtrace_core::parse_documents;
 use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{
-    add_significance, case_scores, compare_golden, GoldenComparison, SignificanceOptions,
+    add_significance, case_scores, compare_golden, GoldenComparison, GoldenReport,
+    SignificanceOptions,
 };
 use ragtrace_core::{analyze, Analysis, ParsedBatch, Settings};
 use ragtrace_core::{
@@ -131,6 +132,9 @@ pub(crate) struct CompareState {
     pub pairing: Memo<Option<Shared<Pairing>>>,
     pub runs: Memo<Option<Runs>>,
     pub comparison: Memo<Option<Shared<RunComparison>>>,
+    /// Each run's golden evaluation, when cases are loaded: what the pair view reads of
+    /// a case (its ranking in each run).
+    pub golden_reports: [Memo<Option<Shared<GoldenReport>>>; 2],
     /// The golden deltas without significance (fast), when cases are loaded.
     pub golden: Memo<Option<Shared<GoldenComparison>>>,
     /// (the golden deltas tested, the same with their significance), once computed
@@ -367,6 +371,7 @@ impl CompareState {
             pairing,
             runs,
             comparison,
+            golden_reports: [golden_a, golden_b],
             golden: golden_comparison,
             significance,
             many,

@@ -46,16 +46,20 @@ struct GoldenMemos {
 }
 
 /// The golden evaluation of `cases` against the analysis `analysis` returns, evaluated
-/// again only when the cases or the analysis's accepted lists change. The hit levels and
-/// ranking metrics read nothing else, so a move of `maxL2Distance`, `hybridQuality` or
-/// a threshold keeps the report (and everything that reads only it) as it was; what
-/// reads qualities or levels reads the analysis itself.
+/// again only when the cases, the analysis's accepted lists or its `relevantGrade`
+/// change. The hit levels and ranking metrics read nothing else, so a move of
+/// `maxL2Distance`, `hybridQuality` or a threshold keeps the report (and everything
+/// that reads only it) as it was; what reads qualities or levels reads the analysis
+/// itself.
 pub(crate) fn evaluation(
     cases: Memo<ParsedCases>,
     analysis: impl Fn() -> Option<Shared<Analysis>> + Copy + Send + Sync + 'static,
 ) -> Memo<Option<Shared<GoldenReport>>> {
     // Compared by value (the core's `AcceptedLists`): a memo notifies only on a change.
-    let accepted = Memo::new(move |_| analysis().map(|analysis| analysis.accepted_lists()));
+    // `relevantGrade` decides no block, so the accepted lists alone miss its moves.
+    let accepted = Memo::new(move |_| {
+        analysis().map(|analysis| (analysis.accepted_lists(), analysis.config.relevant_grade))
+    });
     Memo::new(move |_| {
         let Some(Ok(cases)) = cases.get() else {
             return None;
