@@ -211,5 +211,5 @@ pub use crate::schema::{output_schema, OUTPUT_SCHEMAS};
 // Generated traces and cases: the page's sample, benchmarks and tests.
 pub use crate::sample::{
     generate_batch, generate_batch_lines, generate_cases, generate_many_runs, generate_paired_runs,
-    generate_real_batch_lines, generate_real_otlp_lines,
+    generate_real_batch_lines, generate_real_otlp_cosine_lines, generate_real_otlp_lines,
 };

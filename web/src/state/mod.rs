@@ -448,13 +448,17 @@ impl AppState {
         self.take_id()
     }
 
-    /// Loads a built-in sample (once: a second click does not double it).
+    /// Loads a built-in sample (once: a second click does not double it), under the
+    /// `scoreKind` its scores are in.
     pub(crate) fn add_sample(&self, sample: Sample) {
         let loaded = self.documents.with_untracked(|docs| {
             docs.iter().any(
                 |d| matches!(d.origin, Origin::Sample { sample: s, opening: false } if s == sample),
             )
         });
+        if let Some(kind) = sample.score_kind() {
+            self.settings.update(|s| s.score_kind = Some(kind));
+        }
         if !loaded {
             self.add_document(
                 sample.file_name().to_owned(),
