@@ -109,9 +109,9 @@ mod trace_analysis;
 // Reading traces.
 pub use crate::diagnostic::{Diagnostic, InputError, InputErrorCode, Severity};
 pub use crate::input::{
-    parse_document, parse_document_bytes, parse_documents, parse_trec_run, parse_value, read_batch,
-    read_document, Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace,
-    TraceKind, READ_CHUNK,
+    load_other_readers, other_readers_missed, parse_document, parse_document_bytes,
+    parse_documents, parse_trec_run, parse_value, read_batch, read_document, Candidate,
+    DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace, TraceKind, READ_CHUNK,
 };
 pub use crate::input_errors::{omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
