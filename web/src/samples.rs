@@ -89,6 +89,12 @@ impl Sample {
         }
     }
 
+    /// Whether its text can be had now (see [`make_spans_text`]): false only for the
+    /// OpenTelemetry sample, where the page is split, until its module is loaded.
+    pub fn ready(self) -> bool {
+        self != Sample::CosineSpans || cfg!(not(ragtrace_split)) || SPANS_TEXT.get().is_some()
+    }
+
     /// The `scoreKind` its scores are in, which loading it sets: spans carry no
     /// options, and a cosine similarity read as an L2 distance inverts every quality.
     pub fn score_kind(self) -> Option<ScoreKind> {
@@ -112,15 +118,25 @@ fn generated_text() -> Arc<str> {
     .clone()
 }
 
-/// The OpenTelemetry sample, generated like the batch (once per page load).
+/// The OpenTelemetry sample, generated like the batch (once per page load). Its
+/// spans need the readers of other stacks anyway, so where the page is split its
+/// generator comes with them (`lazy::readers`, which calls [`make_spans_text`]); until
+/// then the sample is not [`ready`](Sample::ready) and its text is empty.
+static SPANS_TEXT: OnceLock<Arc<str>> = OnceLock::new();
+
 fn spans_text() -> Arc<str> {
-    static TEXT: OnceLock<Arc<str>> = OnceLock::new();
-    TEXT.get_or_init(|| {
+    #[cfg(not(ragtrace_split))]
+    make_spans_text();
+    SPANS_TEXT.get().cloned().unwrap_or_else(|| Arc::from(""))
+}
+
+/// Generates the OpenTelemetry sample's text, once.
+pub(crate) fn make_spans_text() {
+    SPANS_TEXT.get_or_init(|| {
         let lines: Vec<String> =
             ragtrace_core::generate_real_otlp_cosine_lines(SPANS_TRACES, SPANS_SEED).collect();
         Arc::from(lines.join("\n"))
-    })
-    .clone()
+    });
 }
 
 /// Golden cases written for the generated batch (`ragtrace_core::generate_cases`).

@@ -19,4 +19,6 @@ pub(crate) async fn load_other_readers() {
 )]
 fn other_readers() {
     ragtrace_core::load_other_readers();
+    // The OpenTelemetry sample is spans: its generator comes with their readers.
+    crate::samples::make_spans_text();
 }

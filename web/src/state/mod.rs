@@ -94,7 +94,11 @@ impl Document {
 
     /// A document read whole from its text (a sample, a restored file).
     pub(crate) fn parse(id: u64, name: String, text: Arc<str>, origin: Origin) -> Self {
-        let (batch, incomplete) = parse_counted(&name, &text);
+        let (batch, incomplete) = match origin {
+            // Read once its text is made (`read_again`).
+            Origin::Sample { sample, .. } if !sample.ready() => (ParsedBatch::default(), true),
+            _ => parse_counted(&name, &text),
+        };
         let text = matches!(origin, Origin::File).then_some(text);
         Document {
             id,
@@ -482,15 +486,27 @@ impl AppState {
         if let Some(kind) = sample.score_kind() {
             self.settings.update(|s| s.score_kind = Some(kind));
         }
-        if !loaded {
-            self.add_document(
+        if loaded {
+            return;
+        }
+        let state = *self;
+        let add = move || {
+            state.add_document(
                 sample.file_name().to_owned(),
                 sample.text(),
                 Origin::Sample {
                     sample,
                     opening: false,
                 },
-            );
+            )
+        };
+        if sample.ready() {
+            add();
+        } else {
+            leptos::task::spawn_local(async move {
+                crate::lazy::readers::load_other_readers().await;
+                add();
+            });
         }
     }
 
