@@ -18,6 +18,9 @@
 //!   JSON); they import no view.
 //! - `readers`: the core's readers of OpenTelemetry spans, Phoenix records and
 //!   TREC runs, loaded when a document first needs them (the document is read again).
+//!
+//! One more split point is the reading of files itself (`state::loading`, the core's
+//! streamed reader and the block reader), fetched with the first file picked or dropped.
 
 pub(crate) mod compute;
 pub(crate) mod readers;

@@ -141,9 +141,28 @@ impl AppState {
 
 /// Reads every file (picked or dropped) in slices, one file after the other, and
 /// adds each to the batch when it is read. A load already running is cancelled.
+/// Where the page is split, the reading code (the core's streamed reader, the block
+/// reader) is fetched with the first file: a visitor who only looks at samples or
+/// pastes never needs it.
 pub(crate) fn read_files(state: AppState, files: web_sys::FileList) {
+    // Taken now: the list empties when the file input is cleared after this call.
     let files: Vec<File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
     let ticket = state.begin_load();
+    #[cfg(ragtrace_split)]
+    leptos::task::spawn_local(async move { read_files_now(state, ticket, files).await });
+    #[cfg(not(ragtrace_split))]
+    read_files_now(state, ticket, files);
+}
+
+// A split point outside `lazy`: it is this file's own reading, which nothing else calls.
+#[cfg_attr(
+    ragtrace_split,
+    leptos::wasm_split::wasm_split(read_files_now, wasm_split_path = ::leptos::wasm_split)
+)]
+fn read_files_now(state: AppState, ticket: u64, files: Vec<File>) {
+    if !state.load_is_current(ticket) {
+        return;
+    }
     leptos::task::spawn_local(async move {
         let count = files.len();
         for (index, file) in files.into_iter().enumerate() {
