@@ -109,9 +109,9 @@ mod trace_analysis;
 // Reading traces.
 pub use crate::diagnostic::{Diagnostic, InputError, InputErrorCode, Severity};
 pub use crate::input::{
-    parse_document, parse_document_bytes, parse_documents, parse_trec_run, parse_value, read_batch,
-    read_document, Candidate, DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace,
-    TraceKind, READ_CHUNK,
+    load_other_readers, other_readers_missed, parse_document, parse_document_bytes,
+    parse_documents, parse_trec_run, parse_value, read_batch, read_document, Candidate,
+    DocumentReader, DocumentSummary, ParsedBatch, Rank, ReadError, Trace, TraceKind, READ_CHUNK,
 };
 pub use crate::input_errors::{omitted_total, OmittedInputErrors, INPUT_ERRORS_LISTED};
 pub use crate::label::{canonical_label, classify_label, CanonicalLabel};
@@ -213,5 +213,5 @@ pub use crate::schema::{output_schema, OUTPUT_SCHEMAS};
 // Generated traces and cases: the page's sample, benchmarks and tests.
 pub use crate::sample::{
     generate_batch, generate_batch_lines, generate_cases, generate_many_runs, generate_paired_runs,
-    generate_real_batch_lines, generate_real_otlp_lines,
+    generate_real_batch_lines, generate_real_otlp_cosine_lines, generate_real_otlp_lines,
 };

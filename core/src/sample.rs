@@ -762,7 +762,8 @@ impl RealRetrieval {
     /// OpenInference instrumentor writes it (`tests/fixtures/otel/llamaindex-cosine.jsonl`):
     /// the spans in the order they end (embedding's inner span, embedding, inner
     /// RETRIEVER without documents, outer RETRIEVER with them).
-    fn otlp(&self) -> String {
+    /// `score` turns a hit's L2 distance into the score the store reports.
+    fn otlp(&self, score: fn(f64) -> f64) -> String {
         let [outer, inner, embedding, embedding_inner] = &self.span_ids;
         let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
         let metadata = kv(
@@ -777,7 +778,7 @@ impl RealRetrieval {
                 quoted(&format!(
                     "<NodeWithScore(node=TextNode(id_={}), score={})>",
                     hit.id,
-                    json!(hit.distance)
+                    json!(score(hit.distance))
                 ))
             })
             .collect();
@@ -842,7 +843,7 @@ impl RealRetrieval {
             let key = |field: &str| format!("retrieval.documents.{i}.document.{field}");
             outer_attributes.push(kv(&key("id"), AnyValue::String(hit.id.clone())));
             outer_attributes.push(kv(&key("content"), AnyValue::String(hit.content.clone())));
-            outer_attributes.push(kv(&key("score"), AnyValue::Double(hit.distance)));
+            outer_attributes.push(kv(&key("score"), AnyValue::Double(score(hit.distance))));
             outer_attributes.push(kv(
                 &key("metadata"),
                 AnyValue::String(format!(
@@ -1029,7 +1030,20 @@ pub fn generate_real_batch_lines(trace_count: usize, seed: u64) -> impl Iterator
 /// OpenInference RETRIEVER span with `retrieval.documents.<i>.document.*` attributes,
 /// inside the resource, scope and span nesting of LlamaIndex's instrumentor.
 pub fn generate_real_otlp_lines(trace_count: usize, seed: u64) -> impl Iterator<Item = String> {
-    real_retrievals(trace_count, seed).map(|retrieval| retrieval.otlp())
+    real_retrievals(trace_count, seed).map(|retrieval| retrieval.otlp(|distance| distance))
+}
+
+/// The OTLP lines of [`generate_real_otlp_lines`] with the same arguments, each
+/// document's score the cosine similarity of its distance, as a cosine store reports
+/// it (Qdrant, Milvus COSINE, LlamaIndex's SimpleVectorStore): `1 - d^2 / 2` for unit
+/// vectors, clamped at -1 (contract section 10.1), so similarities fall along the
+/// rank. Read them under `scoreKind` `cosineSimilarity`.
+pub fn generate_real_otlp_cosine_lines(
+    trace_count: usize,
+    seed: u64,
+) -> impl Iterator<Item = String> {
+    real_retrievals(trace_count, seed)
+        .map(|retrieval| retrieval.otlp(|distance| (1.0 - distance * distance / 2.0).max(-1.0)))
 }
 
 #[cfg(test)]
@@ -1167,6 +1181,48 @@ mod tests {
             .iter()
             .find(|a| a["key"] == key)
             .map(|a| &a["value"])
+    }
+
+    /// The cosine lines are the same retrievals: read under `cosineSimilarity` they
+    /// give the distances (and so the qualities and levels) the distance lines give
+    /// under `l2`, and their scores fall along the rank as similarities do.
+    #[test]
+    fn cosine_otlp_lines_read_under_cosine_similarity_as_the_distances() {
+        use crate::config::{ScoreKind, Settings};
+        let analyse = |lines: Vec<String>, score_kind| {
+            let batch = crate::input::parse_document("spans", &lines.join("\n"));
+            assert!(batch.errors.is_empty(), "{:?}", batch.errors);
+            let settings = Settings {
+                score_kind: Some(score_kind),
+                ..Settings::default()
+            };
+            match crate::analysis::analyze(&batch, &settings, false) {
+                Ok(analysis) => analysis,
+                Err(err) => panic!("{err}"),
+            }
+        };
+        let cosine = analyse(
+            generate_real_otlp_cosine_lines(60, 11).collect(),
+            ScoreKind::CosineSimilarity,
+        );
+        let l2 = analyse(generate_real_otlp_lines(60, 11).collect(), ScoreKind::L2);
+        assert_eq!(cosine.traces.len(), 60);
+        assert!(cosine.warnings.is_empty(), "{:?}", cosine.warnings);
+        for (c, d) in cosine.traces.iter().zip(&l2.traces) {
+            assert_eq!(c.relevance_level, d.relevance_level);
+            let (c_top, d_top) = (c.top_quality.unwrap_or(-1.0), d.top_quality.unwrap_or(-1.0));
+            assert!((c_top - d_top).abs() < 1e-9, "{c_top} {d_top}");
+            let scores: Vec<f64> = c
+                .trace
+                .candidates()
+                .iter()
+                .filter_map(|x| x.score)
+                .collect();
+            assert!(
+                scores.windows(2).all(|pair| pair[0] >= pair[1]),
+                "{scores:?}"
+            );
+        }
     }
 
     /// Each OTLP line is one JSON object with the instrumentor's nesting, and its

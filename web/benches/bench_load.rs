@@ -6,7 +6,9 @@
 //! repeated): load -> painted analysis against `JSON.parse` of the same lines in
 //! the same page, the longest long task while reading and the one of the first
 //! analysis, a keystroke in the paste box -> painted frame and a knob -> painted
-//! frame with the batch loaded, and memory against the file's size.
+//! frame with the batch loaded, and memory against the file's size. Then a file of
+//! about 200 MB of OpenTelemetry spans (the real-shaped OTLP batch): its load against
+//! `JSON.parse` of its lines, and the longest task while reading.
 #![cfg(all(target_arch = "wasm32", feature = "bench"))]
 
 #[path = "../tests/common/mod.rs"]
@@ -125,11 +127,11 @@ fn js_heap_bytes() -> Option<f64> {
 /// The file this harness hands to the page.
 const FILE_NAME: &str = "day.jsonl";
 
-/// The parts repeated `REPEATS` times, written to the origin's private file system and
+/// The parts repeated `repeats` times, written to the origin's private file system and
 /// read back as a disk-backed `File`, as a file a user picks is (a 429 MB Blob held in
 /// memory was reported unreadable by Chromium now and then, seconds into the read).
 /// `None` where that file system is missing.
-async fn file_on_disk(parts: &js_sys::Array) -> Option<web_sys::File> {
+async fn file_on_disk(parts: &js_sys::Array, repeats: usize) -> Option<web_sys::File> {
     let write = js_sys::Function::new_with_args(
         "parts, repeats, name",
         r#"
@@ -147,7 +149,7 @@ async fn file_on_disk(parts: &js_sys::Array) -> Option<web_sys::File> {
         .call3(
             &JsValue::NULL,
             parts,
-            &JsValue::from(REPEATS as u32),
+            &JsValue::from(repeats as u32),
             &JsValue::from_str(FILE_NAME),
         )
         .ok()?;
@@ -168,10 +170,10 @@ async fn remove_file_on_disk() {
     }
 }
 
-/// The parts repeated `REPEATS` times as one in-memory `File`.
-fn file_in_memory(parts: &js_sys::Array) -> web_sys::File {
+/// The parts repeated `repeats` times as one in-memory `File`.
+fn file_in_memory(parts: &js_sys::Array, repeats: usize) -> web_sys::File {
     let repeated = js_sys::Array::new();
-    for _ in 0..REPEATS {
+    for _ in 0..repeats {
         for part in parts.iter() {
             repeated.push(&part);
         }
@@ -184,44 +186,9 @@ fn file_in_memory(parts: &js_sys::Array) -> web_sys::File {
     .unwrap()
 }
 
-#[wasm_bindgen_test]
-async fn a_400_mb_json_lines_file_through_the_streamed_path() {
-    let memory_at_start = wasm_memory_bytes();
-    let generating = now();
-    // The file lives in the browser, not in wasm memory: the lines are made one
-    // trace at a time and handed over in parts of about 4 MB; the Blob repeats them.
-    let parts = js_sys::Array::new();
-    let mut once = 0;
-    let mut chunk = String::new();
-    let lines = ragtrace_core::generate_batch_lines(TRACES, CANDIDATES_PER_TRACE, 7);
-    for line in lines {
-        chunk.push_str(&line);
-        chunk.push('\n');
-        if chunk.len() >= 4 << 20 {
-            once += chunk.len();
-            parts.push(&js_sys::Uint8Array::from(chunk.as_bytes()));
-            chunk.clear();
-        }
-    }
-    if !chunk.is_empty() {
-        once += chunk.len();
-        parts.push(&js_sys::Uint8Array::from(chunk.as_bytes()));
-    }
-    drop(chunk);
-    console_log!(
-        "bench: (harness) {:.1} MB of lines generated in {:.0} ms",
-        once as f64 / 1e6,
-        now() - generating
-    );
-    let size = once * REPEATS;
-    let traces = TRACES * REPEATS;
-    let file = match file_on_disk(&parts).await {
-        Some(file) => file,
-        None => file_in_memory(&parts),
-    };
-
-    // JSON.parse of the same lines, in this page, for reference (decoding the
-    // bytes into strings is not timed).
+/// `JSON.parse` of every line of the parts repeated `repeats` times, in this page:
+/// the time (ms) and the lines parsed. Decoding the bytes into strings is not timed.
+fn json_parse_lines(parts: &js_sys::Array, repeats: usize) -> (f64, usize) {
     let parse_lines = js_sys::Function::new_with_args(
         "parts, repeats",
         r#"
@@ -244,11 +211,63 @@ async fn a_400_mb_json_lines_file_through_the_streamed_path() {
         "#,
     );
     let result: js_sys::Array = parse_lines
-        .call2(&JsValue::NULL, &parts, &JsValue::from(REPEATS as u32))
+        .call2(&JsValue::NULL, parts, &JsValue::from(repeats as u32))
         .unwrap()
         .unchecked_into();
-    let json_parse_ms = result.get(0).as_f64().unwrap();
-    assert_eq!(result.get(1).as_f64().unwrap() as usize, traces);
+    (
+        result.get(0).as_f64().unwrap(),
+        result.get(1).as_f64().unwrap() as usize,
+    )
+}
+
+/// Lines as parts of about 4 MB (bytes), and their total size.
+fn lines_as_parts(lines: impl Iterator<Item = String>) -> (js_sys::Array, usize) {
+    let parts = js_sys::Array::new();
+    let mut size = 0;
+    let mut chunk = String::new();
+    for line in lines {
+        chunk.push_str(&line);
+        chunk.push('\n');
+        if chunk.len() >= 4 << 20 {
+            size += chunk.len();
+            parts.push(&js_sys::Uint8Array::from(chunk.as_bytes()));
+            chunk.clear();
+        }
+    }
+    if !chunk.is_empty() {
+        size += chunk.len();
+        parts.push(&js_sys::Uint8Array::from(chunk.as_bytes()));
+    }
+    (parts, size)
+}
+
+#[wasm_bindgen_test]
+async fn a_400_mb_json_lines_file_through_the_streamed_path() {
+    let memory_at_start = wasm_memory_bytes();
+    let generating = now();
+    // The file lives in the browser, not in wasm memory: the lines are made one
+    // trace at a time and handed over in parts of about 4 MB; the Blob repeats them.
+    let (parts, once) = lines_as_parts(ragtrace_core::generate_batch_lines(
+        TRACES,
+        CANDIDATES_PER_TRACE,
+        7,
+    ));
+    console_log!(
+        "bench: (harness) {:.1} MB of lines generated in {:.0} ms",
+        once as f64 / 1e6,
+        now() - generating
+    );
+    let size = once * REPEATS;
+    let traces = TRACES * REPEATS;
+    let file = match file_on_disk(&parts, REPEATS).await {
+        Some(file) => file,
+        None => file_in_memory(&parts, REPEATS),
+    };
+
+    // JSON.parse of the same lines, in this page, for reference (decoding the
+    // bytes into strings is not timed).
+    let (json_parse_ms, parsed) = json_parse_lines(&parts, REPEATS);
+    assert_eq!(parsed, traces);
     drop(parts);
 
     use_site_style();
@@ -376,6 +395,82 @@ async fn a_400_mb_json_lines_file_through_the_streamed_path() {
         "bench: maxL2Distance slider input -> next painted frame at {} candidates {}",
         traces * CANDIDATES_PER_TRACE,
         summary(&knob_ms)
+    );
+    drop(file);
+    remove_file_on_disk().await;
+}
+
+/// Retrievals of the real-shaped OTLP batch in the span file: 4,600 of about 44 KB a
+/// line (chunk texts, a 128-dimension embedding) make about 200 MB.
+/// `RAGTRACE_BENCH_OTLP_TRACES` (read when compiling) sets another count.
+const OTLP_TRACES: usize = match option_env!("RAGTRACE_BENCH_OTLP_TRACES") {
+    Some(count) => parse_count(count),
+    None => 4_600,
+};
+
+/// A file of OpenTelemetry spans (LlamaIndex's OpenInference export shape, one trace
+/// of four spans a line) through the streamed path, against `JSON.parse` of its lines.
+#[wasm_bindgen_test]
+async fn a_200_mb_otlp_span_file_through_the_streamed_path() {
+    let generating = now();
+    let (parts, size) = lines_as_parts(ragtrace_core::generate_real_otlp_lines(OTLP_TRACES, 42));
+    console_log!(
+        "bench: (harness) {:.1} MB of OTLP lines generated in {:.0} ms",
+        size as f64 / 1e6,
+        now() - generating
+    );
+    let file = match file_on_disk(&parts, 1).await {
+        Some(file) => file,
+        None => file_in_memory(&parts, 1),
+    };
+    let (json_parse_ms, parsed) = json_parse_lines(&parts, 1);
+    assert_eq!(parsed, OTLP_TRACES);
+    drop(parts);
+
+    use_site_style();
+    let (root, _app) = mount_fresh();
+    settle().await;
+    sleep(500).await;
+    observe_long_tasks();
+    observe_reading_end(&root);
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    transfer.items().add_with_file(&file).unwrap();
+    let input: web_sys::HtmlInputElement = find(&root, "#file-input").unchecked_into();
+    input.set_files(transfer.files().as_ref());
+    let expected_tab = format!(
+        "Batch ({})",
+        ragtrace_web::format::count(OTLP_TRACES, "trace", "traces")
+    );
+    let start = now();
+    fire(&input, "change");
+    let loaded = wait_until(900, || {
+        text(&root, ".tabs").contains(&expected_tab) || unreadable(&root).is_some()
+    })
+    .await;
+    let unread = unreadable(&root);
+    assert!(unread.is_none(), "the file did not load: {unread:?}");
+    assert!(loaded, "the file did not load: {}", text(&root, ".tabs"));
+    next_frame().await;
+    let load_ms = now() - start;
+    let read_end = reading_end().unwrap_or(start + load_ms);
+    sleep(100).await;
+    let (longest_reading, long_reading) = longest_task(start, read_end);
+    let (longest_after, _) = longest_task(read_end, now());
+    console_log!(
+        "bench: OTLP spans: load {:.1} MB, {OTLP_TRACES} traces (4 spans each, 3 skipped)",
+        size as f64 / 1e6
+    );
+    console_log!(
+        "bench: OTLP spans: JSON.parse of the same lines in this page {json_parse_ms:.0} ms"
+    );
+    console_log!(
+        "bench: OTLP spans: file picked -> painted analysis {load_ms:.0} ms = {:.2}x JSON.parse (reading and parsing {:.0} ms = {:.2}x JSON.parse)",
+        load_ms / json_parse_ms,
+        read_end - start,
+        (read_end - start) / json_parse_ms,
+    );
+    console_log!(
+        "bench: OTLP spans: long tasks while reading: {long_reading}, the longest {longest_reading:.0} ms; the first analysis after the last slice: {longest_after:.0} ms"
     );
     drop(file);
     remove_file_on_disk().await;

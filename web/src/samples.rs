@@ -1,5 +1,7 @@
-//! Built-in samples, one click away: the contract's examples and a generated batch.
+//! Built-in samples, one click away: the contract's examples, a generated batch and
+//! generated OpenTelemetry spans.
 
+use ragtrace_core::ScoreKind;
 use std::sync::{Arc, OnceLock};
 
 /// The contract's dense example: duplicates, a per-document cap, a null score.
@@ -14,20 +16,27 @@ pub const GENERATED_TRACES: usize = 500;
 pub const GENERATED_CANDIDATES_PER_TRACE: usize = 8;
 pub const GENERATED_SEED: u64 = 42;
 
+/// Size and seed of the OpenTelemetry sample: retrievals as LlamaIndex's OpenInference
+/// instrumentor records them, 5 to 30 documents each, scored by cosine similarity.
+pub const SPANS_TRACES: usize = 40;
+pub const SPANS_SEED: u64 = 42;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sample {
     DenseTrace,
     HybridLegacyTrace,
     LookupResults,
     Generated,
+    CosineSpans,
 }
 
 impl Sample {
-    pub const ALL: [Sample; 4] = [
+    pub const ALL: [Sample; 5] = [
         Sample::Generated,
         Sample::DenseTrace,
         Sample::HybridLegacyTrace,
         Sample::LookupResults,
+        Sample::CosineSpans,
     ];
 
     /// What the page opens with: a full batch, so every panel has something to show.
@@ -40,6 +49,7 @@ impl Sample {
             Sample::HybridLegacyTrace => "hybrid-legacy-trace.json",
             Sample::LookupResults => "lookup-result.jsonl",
             Sample::Generated => "generated-500.json",
+            Sample::CosineSpans => "llamaindex-spans-cosine.jsonl",
         }
     }
 
@@ -50,6 +60,7 @@ impl Sample {
             Sample::HybridLegacyTrace => "Hybrid trace with legacy labels",
             Sample::LookupResults => "LookupResults (JSON Lines)",
             Sample::Generated => "Generated batch (500 traces)",
+            Sample::CosineSpans => "OpenTelemetry spans (cosine similarity)",
         }
     }
 
@@ -60,6 +71,7 @@ impl Sample {
             Sample::HybridLegacyTrace => "hybrid-legacy",
             Sample::LookupResults => "lookup",
             Sample::Generated => "generated",
+            Sample::CosineSpans => "otlp-cosine",
         }
     }
 
@@ -73,6 +85,22 @@ impl Sample {
             Sample::HybridLegacyTrace => Arc::from(SAMPLE_HYBRID_LEGACY_TRACE),
             Sample::LookupResults => Arc::from(SAMPLE_LOOKUP_RESULTS),
             Sample::Generated => generated_text(),
+            Sample::CosineSpans => spans_text(),
+        }
+    }
+
+    /// Whether its text can be had now (see [`make_spans_text`]): false only for the
+    /// OpenTelemetry sample, where the page is split, until its module is loaded.
+    pub fn ready(self) -> bool {
+        self != Sample::CosineSpans || cfg!(not(ragtrace_split)) || SPANS_TEXT.get().is_some()
+    }
+
+    /// The `scoreKind` its scores are in, which loading it sets: spans carry no
+    /// options, and a cosine similarity read as an L2 distance inverts every quality.
+    pub fn score_kind(self) -> Option<ScoreKind> {
+        match self {
+            Sample::CosineSpans => Some(ScoreKind::CosineSimilarity),
+            _ => None,
         }
     }
 }
@@ -88,6 +116,27 @@ fn generated_text() -> Arc<str> {
         ))
     })
     .clone()
+}
+
+/// The OpenTelemetry sample, generated like the batch (once per page load). Its
+/// spans need the readers of other stacks anyway, so where the page is split its
+/// generator comes with them (`lazy::readers`, which calls [`make_spans_text`]); until
+/// then the sample is not [`ready`](Sample::ready) and its text is empty.
+static SPANS_TEXT: OnceLock<Arc<str>> = OnceLock::new();
+
+fn spans_text() -> Arc<str> {
+    #[cfg(not(ragtrace_split))]
+    make_spans_text();
+    SPANS_TEXT.get().cloned().unwrap_or_else(|| Arc::from(""))
+}
+
+/// Generates the OpenTelemetry sample's text, once.
+pub(crate) fn make_spans_text() {
+    SPANS_TEXT.get_or_init(|| {
+        let lines: Vec<String> =
+            ragtrace_core::generate_real_otlp_cosine_lines(SPANS_TRACES, SPANS_SEED).collect();
+        Arc::from(lines.join("\n"))
+    });
 }
 
 /// Golden cases written for the generated batch (`ragtrace_core::generate_cases`).

@@ -68,6 +68,7 @@ use visitors::{BatchSink, TopSeed};
 pub(crate) use model::{name_hash, Hot, NameHashes};
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
 pub use read::{read_batch, read_document, ReadError, READ_CHUNK};
+pub use shapes::{load_other_readers, other_readers_missed};
 pub use stream::{parse_document_bytes, DocumentReader};
 pub use trec_run::parse_trec_run;
 pub(crate) use trec_run::{
@@ -86,7 +87,10 @@ pub fn parse_documents(docs: &[(String, String)]) -> ParsedBatch {
 pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if trec_run::looks_like_trec_run(text) {
-        return trec_run::parse_trec_run(source, text);
+        return match shapes::other_readers() {
+            Some(readers) => (readers.trec_run)(source, text),
+            None => ParsedBatch::default(),
+        };
     }
     let mut builder = Builder::new(source);
     if text.trim().is_empty() {

@@ -36,6 +36,7 @@
 //! that earlier syntax error is the one reported (the first problem in reading order).
 
 use super::builder::Builder;
+use super::shapes::other_readers;
 use super::trec_run;
 use super::{parse_json_line, parse_single_document, parse_top, Unbuilt};
 use crate::diagnostic::InputError;
@@ -177,7 +178,14 @@ impl DocumentReader {
             }
             Shape::Single => {
                 if is_trec_run(&self.pending) {
-                    return trec_run::parse_trec_run_bytes(&self.builder.source, &self.pending);
+                    return match other_readers() {
+                        Some(readers) => trec_run::parse_trec_run_bytes(
+                            &self.builder.source,
+                            &self.pending,
+                            readers.trec_run,
+                        ),
+                        None => ParsedBatch::default(),
+                    };
                 }
                 parse_single_bytes(&mut self.builder, &self.pending)
             }

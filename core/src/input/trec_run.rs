@@ -44,11 +44,15 @@ pub(crate) fn looks_like_trec_run(text: &str) -> bool {
     looks_like_trec(text, 6)
 }
 
-/// [`parse_trec_run`] of bytes: text that is not UTF-8 is an error at its line, never
-/// replaced.
-pub(crate) fn parse_trec_run_bytes(source: &str, bytes: &[u8]) -> ParsedBatch {
+/// [`parse_trec_run`] (handed in as `parse`) of bytes: text that is not UTF-8 is an
+/// error at its line, never replaced.
+pub(crate) fn parse_trec_run_bytes(
+    source: &str,
+    bytes: &[u8],
+    parse: fn(&str, &str) -> ParsedBatch,
+) -> ParsedBatch {
     match std::str::from_utf8(bytes) {
-        Ok(text) => parse_trec_run(source, text),
+        Ok(text) => parse(source, text),
         Err(err) => {
             let valid = bytes.get(..err.valid_up_to()).unwrap_or_default();
             let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();

@@ -16,8 +16,14 @@
 //!   (`lib.rs`, `persist`) calls them.
 //! - `compute`: results the state asks for (one trace's hints, the analysis as
 //!   JSON); they import no view.
+//! - `readers`: the core's readers of OpenTelemetry spans, Phoenix records and
+//!   TREC runs, loaded when a document first needs them (the document is read again).
+//!
+//! One more split point is the reading of files itself (`state::loading`, the core's
+//! streamed reader and the block reader), fetched with the first file picked or dropped.
 
 pub(crate) mod compute;
+pub(crate) mod readers;
 pub(crate) mod views;
 
 /// Shows a lazily loaded tab: awaited where the build splits the page, called

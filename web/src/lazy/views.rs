@@ -53,6 +53,8 @@ fn hash_parts(parts: &[(String, String)]) -> Vec<String> {
     leptos::wasm_split::wasm_split(compare_tab, wasm_split_path = ::leptos::wasm_split)
 )]
 pub(crate) fn compare_tab(link: CompareLink) -> AnyView {
+    // Run B may be spans or a TREC run: the tab reads its files whole, at once.
+    ragtrace_core::load_other_readers();
     let compare = link.state.get_value().unwrap_or_else(|| {
         let (state, golden) = (
             expect_context::<AppState>(),

@@ -5,8 +5,8 @@
 use super::{AppState, Document, Origin, Shared};
 use crate::browser::{file_text, next_task, FileBlocks};
 use leptos::prelude::*;
-use ragtrace_core::DocumentReader;
 use ragtrace_core::ParsedBatch;
+use ragtrace_core::{other_readers_missed, DocumentReader};
 use std::sync::Arc;
 use wasm_bindgen::JsValue;
 use web_sys::File;
@@ -141,9 +141,28 @@ impl AppState {
 
 /// Reads every file (picked or dropped) in slices, one file after the other, and
 /// adds each to the batch when it is read. A load already running is cancelled.
+/// Where the page is split, the reading code (the core's streamed reader, the block
+/// reader) is fetched with the first file: a visitor who only looks at samples or
+/// pastes never needs it.
 pub(crate) fn read_files(state: AppState, files: web_sys::FileList) {
+    // Taken now: the list empties when the file input is cleared after this call.
     let files: Vec<File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
     let ticket = state.begin_load();
+    #[cfg(ragtrace_split)]
+    leptos::task::spawn_local(async move { read_files_now(state, ticket, files).await });
+    #[cfg(not(ragtrace_split))]
+    read_files_now(state, ticket, files);
+}
+
+// A split point outside `lazy`: it is this file's own reading, which nothing else calls.
+#[cfg_attr(
+    ragtrace_split,
+    leptos::wasm_split::wasm_split(read_files_now, wasm_split_path = ::leptos::wasm_split)
+)]
+fn read_files_now(state: AppState, ticket: u64, files: Vec<File>) {
+    if !state.load_is_current(ticket) {
+        return;
+    }
     leptos::task::spawn_local(async move {
         let count = files.len();
         for (index, file) in files.into_iter().enumerate() {
@@ -153,7 +172,16 @@ pub(crate) fn read_files(state: AppState, files: web_sys::FileList) {
                 state.notice.set(Some(too_large(&name, size)));
                 continue;
             }
-            match read_in_slices(state, ticket, &file, count - index - 1).await {
+            let mut read = read_in_slices(state, ticket, &file, count - index - 1).await;
+            if matches!(read, Err(Read::NeedsOtherReaders)) {
+                // Spans or a TREC run: the file is read again with their readers.
+                crate::lazy::readers::load_other_readers().await;
+                read = read_in_slices(state, ticket, &file, count - index - 1).await;
+            }
+            match read.map_err(|read| match read {
+                Read::Failed(error) => error,
+                Read::NeedsOtherReaders => JsValue::from_str("its readers did not load"),
+            }) {
                 Ok(Some(document)) => {
                     // The last slice's task ends with the bar full; the first
                     // analysis of the new batch is made in pieces of their own.
@@ -180,6 +208,19 @@ pub(crate) fn read_files(state: AppState, files: web_sys::FileList) {
     });
 }
 
+/// Why a file was not read to its end.
+enum Read {
+    Failed(JsValue),
+    /// It needs the readers of other stacks, not loaded yet (`lazy::readers`).
+    NeedsOtherReaders,
+}
+
+impl From<JsValue> for Read {
+    fn from(error: JsValue) -> Self {
+        Read::Failed(error)
+    }
+}
+
 /// Reads `file` block by block into the core's `DocumentReader`: bytes, never one
 /// string. Slices are parsed in tasks of at most `TASK_BUDGET_MS` while the next
 /// block is being read, so the page stays responsive. `None` when the load was
@@ -189,7 +230,7 @@ async fn read_in_slices(
     ticket: u64,
     file: &File,
     files_after: usize,
-) -> Result<Option<Document>, JsValue> {
+) -> Result<Option<Document>, Read> {
     let name = file.name();
     let size = file.size() as u64;
     let slice = slice_bytes() as u64;
@@ -204,6 +245,8 @@ async fn read_in_slices(
     };
     state.loading.set(Some(progress.clone()));
     let mut reader = DocumentReader::new(&name);
+    // What an earlier reading left is not this file's.
+    other_readers_missed();
     let mut batch = ParsedBatch::default();
     // A file small enough to be remembered across reloads keeps its text.
     let mut kept = (size <= crate::persist::STORE_LIMIT as u64).then(Vec::new);
@@ -233,6 +276,9 @@ async fn read_in_slices(
             }
             let slice_started = js_sys::Date::now();
             reader.push(part);
+            if other_readers_missed() {
+                return Err(Read::NeedsOtherReaders);
+            }
             batch.extend(reader.take_parsed());
             if let Some(kept) = kept.as_mut() {
                 kept.extend_from_slice(part);
@@ -254,6 +300,9 @@ async fn read_in_slices(
         }
     }
     batch.extend(reader.finish());
+    if other_readers_missed() {
+        return Err(Read::NeedsOtherReaders);
+    }
     let text = kept
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .map(Arc::from);
@@ -263,6 +312,7 @@ async fn read_in_slices(
         origin: Origin::File,
         batch: Shared::new(batch),
         text,
+        incomplete: false,
     }))
 }
 

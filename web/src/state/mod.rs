@@ -18,7 +18,7 @@ use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{analyze, Analysis, BatchAnalyzer, ConfigError, Level, ParsedBatch, Settings};
-use ragtrace_core::{parse_document, DocumentSummary};
+use ragtrace_core::{other_readers_missed, parse_document, DocumentSummary};
 use std::ops::Deref;
 use std::sync::Arc;
 use std::time::Duration;
@@ -81,6 +81,9 @@ pub(crate) struct Document {
     /// The text, kept only for a file small enough to be remembered across
     /// reloads (samples are remembered by name; large files by nothing).
     pub text: Option<Arc<str>>,
+    /// Read before the readers of other stacks were loaded, which it needed: it is
+    /// read again once they are (`lazy::readers`).
+    pub incomplete: bool,
 }
 
 impl Document {
@@ -91,15 +94,34 @@ impl Document {
 
     /// A document read whole from its text (a sample, a restored file).
     pub(crate) fn parse(id: u64, name: String, text: Arc<str>, origin: Origin) -> Self {
-        let batch = Shared::new(parse_counted(&name, &text));
+        let (batch, incomplete) = match origin {
+            // Read once its text is made (`read_again`).
+            Origin::Sample { sample, .. } if !sample.ready() => (ParsedBatch::default(), true),
+            _ => parse_counted(&name, &text),
+        };
         let text = matches!(origin, Origin::File).then_some(text);
         Document {
             id,
             name,
             origin,
-            batch,
+            batch: Shared::new(batch),
             text,
+            incomplete,
         }
+    }
+
+    /// The document read again from its text (its sample's, or the file's it kept).
+    fn read_again(&self) -> Option<Self> {
+        let text = match self.origin {
+            Origin::Sample { sample, .. } => sample.text(),
+            Origin::File => self.text.clone()?,
+        };
+        Some(Document::parse(
+            self.id,
+            self.name.clone(),
+            text,
+            self.origin,
+        ))
     }
 }
 
@@ -110,11 +132,15 @@ pub(crate) const PASTE_SOURCE: &str = "pasted text";
 /// keystrokes closer together than this only update the text box.
 pub const PASTE_PAUSE: Duration = Duration::from_millis(100);
 
-/// Every whole-text parse of the page goes through here, so that it is counted.
-pub(crate) fn parse_counted(source: &str, text: &str) -> ParsedBatch {
+/// Every whole-text parse of the page goes through here, so that it is counted; with
+/// whether it needed the readers of other stacks before they were loaded.
+pub(crate) fn parse_counted(source: &str, text: &str) -> (ParsedBatch, bool) {
     #[cfg(feature = "test-hooks")]
     crate::counters::PARSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    parse_document(source, text)
+    // What an earlier reading (another tab's) left is not this document's.
+    other_readers_missed();
+    let batch = parse_document(source, text);
+    (batch, other_readers_missed())
 }
 
 /// What the main area shows. New views (a golden-evaluation tab) are new variants.
@@ -353,6 +379,7 @@ impl AppState {
             other => other,
         });
 
+        read_again_with_other_readers(documents, paste, paste_batch);
         AppState {
             documents,
             paste,
@@ -448,22 +475,38 @@ impl AppState {
         self.take_id()
     }
 
-    /// Loads a built-in sample (once: a second click does not double it).
+    /// Loads a built-in sample (once: a second click does not double it), under the
+    /// `scoreKind` its scores are in.
     pub(crate) fn add_sample(&self, sample: Sample) {
         let loaded = self.documents.with_untracked(|docs| {
             docs.iter().any(
                 |d| matches!(d.origin, Origin::Sample { sample: s, opening: false } if s == sample),
             )
         });
-        if !loaded {
-            self.add_document(
+        if let Some(kind) = sample.score_kind() {
+            self.settings.update(|s| s.score_kind = Some(kind));
+        }
+        if loaded {
+            return;
+        }
+        let state = *self;
+        let add = move || {
+            state.add_document(
                 sample.file_name().to_owned(),
                 sample.text(),
                 Origin::Sample {
                     sample,
                     opening: false,
                 },
-            );
+            )
+        };
+        if sample.ready() {
+            add();
+        } else {
+            leptos::task::spawn_local(async move {
+                crate::lazy::readers::load_other_readers().await;
+                add();
+            });
         }
     }
 
@@ -544,7 +587,47 @@ fn with_paste(documents: &ParsedBatch, pasted: &ParsedBatch) -> ParsedBatch {
 }
 
 fn parse_paste(text: &str) -> Option<Shared<ParsedBatch>> {
-    (!text.trim().is_empty()).then(|| Shared::new(parse_counted(PASTE_SOURCE, text)))
+    (!text.trim().is_empty()).then(|| {
+        let (batch, incomplete) = parse_counted(PASTE_SOURCE, text);
+        PASTE_INCOMPLETE.set(incomplete);
+        Shared::new(batch)
+    })
+}
+
+thread_local! {
+    /// The pasted text's last reading needed the readers of other stacks before they
+    /// were loaded (see [`Document::incomplete`]).
+    static PASTE_INCOMPLETE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Documents (and the pasted text) read before the readers of other stacks they
+/// needed were loaded are read again once they are: loaded on the first such reading.
+fn read_again_with_other_readers(
+    documents: RwSignal<Vec<Document>>,
+    paste: RwSignal<String>,
+    paste_batch: RwSignal<Option<Shared<ParsedBatch>>>,
+) {
+    Effect::new(move |_| {
+        let documents_incomplete = documents.with(|docs| docs.iter().any(|d| d.incomplete));
+        let paste_incomplete = paste_batch.with(Option::is_some) && PASTE_INCOMPLETE.get();
+        if !documents_incomplete && !paste_incomplete {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            crate::lazy::readers::load_other_readers().await;
+            documents.update(|docs| {
+                for doc in docs.iter_mut().filter(|d| d.incomplete) {
+                    match doc.read_again() {
+                        Some(again) => *doc = again,
+                        None => doc.incomplete = false,
+                    }
+                }
+            });
+            if PASTE_INCOMPLETE.get() {
+                paste_batch.set(paste.with_untracked(|text| parse_paste(text)));
+            }
+        });
+    });
 }
 
 /// Batches already parsed, as one. The first is taken by sharing its traces;

@@ -10,6 +10,7 @@ mod otlp;
 mod phoenix;
 mod rerank;
 
+use super::model::ParsedBatch;
 use super::parts::{missing_list, Place, Sink};
 use super::visitors::{BatchField, ListField, RawObject};
 use crate::diagnostic::Diagnostic;
@@ -37,14 +38,90 @@ const SHAPES: &[Shape] = &[
     Shape {
         kind: None,
         recognise: otlp::recognise,
-        read: |o, place, state, sink| otlp::read(o, place, &mut state.retrievals, sink),
+        read: |o, place, state, sink| {
+            state.spans_seen = true;
+            if let Some(readers) = other_readers() {
+                (readers.otlp)(o, place, &mut state.retrievals, sink)
+            }
+        },
     },
     Shape {
         kind: None,
         recognise: phoenix::recognise,
-        read: |o, place, state, sink| phoenix::read(o, place, &mut state.phoenix, sink),
+        read: |o, place, state, sink| {
+            state.spans_seen = true;
+            if let Some(readers) = other_readers() {
+                (readers.phoenix)(o, place, &mut state.phoenix, sink)
+            }
+        },
     },
 ];
+
+/// The readers of traces from other stacks: OpenTelemetry spans and Phoenix's span
+/// records (here), TREC runs (`trec_run`). They are reached through this table only,
+/// so that the page's split build (`--cfg ragtrace_split`) can leave them out of the
+/// module it starts with and load them with the first document that needs them
+/// ([`load_other_readers`]); every other build has them from the start.
+#[derive(Clone, Copy)]
+pub(in crate::input) struct OtherReaders {
+    otlp: fn(RawObject, Place, &mut otlp::Retrievals, &mut dyn Sink),
+    phoenix: fn(RawObject, Place, &mut otlp::Retrievals, &mut dyn Sink),
+    end: fn(&mut ShapeState, &mut dyn Sink),
+    pub(in crate::input) trec_run: fn(&str, &str) -> ParsedBatch,
+}
+
+const OTHER_READERS: OtherReaders = OtherReaders {
+    otlp: otlp::read,
+    phoenix: phoenix::read,
+    end: |state, sink| {
+        state.retrievals.end(sink);
+        state.phoenix.end(&mut phoenix::ColumnPaths(sink));
+    },
+    trec_run: super::trec_run::parse_trec_run,
+};
+
+/// The readers of other stacks: always there, but in the page's split build, where
+/// they are there once [`load_other_readers`] ran; until then, a document that needs
+/// them is read without them and [`other_readers_missed`] says so, for the page to
+/// load them and read it again.
+#[cfg(not(ragtrace_split))]
+#[inline]
+pub(in crate::input) fn other_readers() -> Option<OtherReaders> {
+    Some(OTHER_READERS)
+}
+
+#[cfg(ragtrace_split)]
+static LOADED: std::sync::OnceLock<OtherReaders> = std::sync::OnceLock::new();
+#[cfg(ragtrace_split)]
+static MISSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(ragtrace_split)]
+pub(in crate::input) fn other_readers() -> Option<OtherReaders> {
+    let readers = LOADED.get().copied();
+    if readers.is_none() {
+        MISSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    readers
+}
+
+/// Makes the readers of OpenTelemetry spans, Phoenix records and TREC runs available
+/// to every reader from now on. Only the page's split build needs to call it (in the
+/// module it loads when a document first needs them); elsewhere they always are.
+pub fn load_other_readers() {
+    #[cfg(ragtrace_split)]
+    LOADED.get_or_init(|| OTHER_READERS);
+}
+
+/// Whether a document read since the last call needed a reader that
+/// [`load_other_readers`] had not made available yet, in which case what was read
+/// of it is incomplete and it must be read again once they are. Always false but in
+/// the page's split build.
+pub fn other_readers_missed() -> bool {
+    #[cfg(ragtrace_split)]
+    return MISSED.swap(false, std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(ragtrace_split))]
+    false
+}
 
 /// What shapes keep from one object to the next within a document.
 #[derive(Default, Clone)]
@@ -53,6 +130,9 @@ pub(super) struct ShapeState {
     retrievals: otlp::Retrievals,
     /// The same for Phoenix's span records (bounded).
     phoenix: otlp::Retrievals,
+    /// Whether a span or span record was met, so that the end of the document has
+    /// waiting spans to settle.
+    spans_seen: bool,
 }
 
 /// `{"traces": [...]}`: a `traces` array, no explicit kind, nothing that makes it a trace.
@@ -107,6 +187,9 @@ pub(super) fn read_object(
 
 /// The end of a document: what the shapes still hold becomes traces.
 pub(super) fn end_of_document(state: &mut ShapeState, sink: &mut dyn Sink) {
-    state.retrievals.end(sink);
-    state.phoenix.end(&mut phoenix::ColumnPaths(sink));
+    if state.spans_seen {
+        if let Some(readers) = other_readers() {
+            (readers.end)(state, sink);
+        }
+    }
 }
