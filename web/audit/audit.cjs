@@ -199,7 +199,7 @@ class Audit {
 
     const steps = [
       this.keyboardLongList, this.pasteHostileTraces, this.keyboardTabs, this.keyboardTraceList,
-      this.openTraces, this.keyboardSliders, this.dragKnobs, this.otherKnobs, this.golden,
+      this.openTraces, this.keyboardSliders, this.dragKnobs, this.otherKnobs, this.loadSpanFile, this.golden,
       this.compare, this.samples, this.downloadEverything, this.tabOrder, this.loadFile,
     ];
     for (const step of steps) await step.call(this, page);
@@ -245,6 +245,28 @@ class Audit {
       return match !== null && Number(match[1].replaceAll(",", "")) === n;
     }, before + 2);
     await this.scriptsFromTraceText(page, "after loading a file");
+  }
+
+  // A file of OpenTelemetry spans picked before anything has needed the span reader:
+  // the split site reads it without that module, fetches it and reads the file again
+  // (core/src/input/shapes/mod.rs), so its 9 retrievals join the batch, once each.
+  async loadSpanFile(page) {
+    const traceCount = () =>
+      page.evaluate(() => {
+        const match = /Batch \(([\d,]+) trace/.exec(document.querySelector(".tabs")?.textContent ?? "");
+        return match ? Number(match[1].replaceAll(",", "")) : -1;
+      });
+    const before = await traceCount();
+    const fixture = path.join(__dirname, "..", "..", "tests", "fixtures", "otel", "llamaindex-cosine.jsonl");
+    const input = await page.$("#file-input");
+    await input.uploadFile(fixture);
+    await input.dispose();
+    await until(page, "the span file's 9 retrievals in the batch", (n) => {
+      const match = /Batch \(([\d,]+) trace/.exec(document.querySelector(".tabs")?.textContent ?? "");
+      return match !== null && Number(match[1].replaceAll(",", "")) === n;
+    }, before + 9);
+    await sleep(300);
+    this.check((await traceCount()) === before + 9, `the span file read once: ${await traceCount()} traces, expected ${before + 9}`);
   }
 
   // Tabs: a WAI-ARIA tablist, arrows and Home/End move and select (trusted key events).
