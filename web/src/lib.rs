@@ -371,6 +371,7 @@ fn BatchView() -> impl IntoView {
                 <SweepPanel/>
                 <Transitions/>
             </div>
+            <components::floor_sweep::BatchFloorSection/>
             <TraceList/>
         </div>
     }
