@@ -336,9 +336,10 @@ pub fn BatchFloorSweepPanel() -> impl IntoView {
 }
 
 /// The Batch tab's section: closed at first, and its chart (code and sweep) loaded and
-/// computed only once it is opened.
+/// computed only once it is opened. `panel` shows [`BatchFloorSweepPanel`]; the shell
+/// passes it so that it can be a split point of the site (`lazy::views`).
 #[component]
-pub fn BatchFloorSection() -> impl IntoView {
+pub fn BatchFloorSection(panel: fn() -> AnyView) -> impl IntoView {
     let opened = RwSignal::new(false);
     view! {
         <details
@@ -352,11 +353,9 @@ pub fn BatchFloorSection() -> impl IntoView {
             }
         >
             <summary>
-                <h2 class="inline-title">"Score floors over the batch"</h2>
+                <h2>"Score floors over the batch"</h2>
             </summary>
-            <Show when=move || opened.get()>
-                {crate::lazy::lazy_view!(crate::lazy::views::batch_floors())}
-            </Show>
+            <Show when=move || opened.get()>{panel()}</Show>
         </details>
     }
 }
