@@ -41,7 +41,9 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     let mut analyze_ms = Vec::new();
     let mut reanalyze_ms = Vec::new();
     let mut drop_ms = Vec::new();
+    let mut floor_reanalyze_ms = Vec::new();
     let mut previous = analyze(&batch, &Settings::default(), true).unwrap();
+    let mut floored_previous = analyze(&batch, &Settings::default(), true).unwrap();
     for i in 0..ROUNDS {
         let settings = Settings {
             max_l2_distance: Some(if i % 2 == 0 { 0.8 } else { 1.1 }),
@@ -59,8 +61,17 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         let next = previous.reanalyze(&batch, &settings).unwrap();
         reanalyze_ms.push(now() - t);
         previous = next;
+        // A floor decides every trace again: what a minQuality move asks of the core.
+        let floored = Settings {
+            min_quality: Some(if i % 2 == 0 { 0.3 } else { 0.5 }),
+            ..Settings::default()
+        };
+        let t = now();
+        let next = floored_previous.reanalyze(&batch, &floored).unwrap();
+        floor_reanalyze_ms.push(now() - t);
+        floored_previous = next;
     }
-    drop(previous);
+    drop((previous, floored_previous));
     drop(batch);
 
     // The page: load the batch as a file, as a user would.
@@ -157,6 +168,10 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         "bench: core reanalyze (maxL2Distance moved, from the previous analysis) {} = {:.2}x analyze",
         summary(&reanalyze_ms),
         median(reanalyze_ms.clone()) / median(analyze_ms.clone())
+    );
+    console_log!(
+        "bench: core reanalyze (minQuality moved: every trace decided again) {}",
+        summary(&floor_reanalyze_ms)
     );
     console_log!("bench: core drop of an analysis {}", summary(&drop_ms));
     console_log!("bench: page load (file -> painted analysis) {load_ms:.1} ms");
