@@ -18,7 +18,10 @@ use ragtrace_core::{BatchFloorSweep, FloorSweep, SettingKey, SettingValue};
 /// A result of `compute` over the latest `input`, computed after the paint of each
 /// change of it, while the caller lives: `(result, of the latest input)`, the last
 /// one kept while the next is pending.
-fn after_paint<I, O>(input: Memo<Option<I>>, compute: fn(&I) -> O) -> Signal<Option<(O, bool)>>
+fn computed_after_paint<I, O>(
+    input: Memo<Option<I>>,
+    compute: fn(&I) -> O,
+) -> Signal<Option<(O, bool)>>
 where
     I: Clone + PartialEq + Send + Sync + 'static,
     O: Clone + Send + Sync + 'static,
@@ -46,10 +49,8 @@ where
     })
 }
 
-/// Which floor a chart moves.
-fn floor_keys() -> [SettingKey; 2] {
-    [SettingKey::MinQuality, SettingKey::RelativeQuality]
-}
+/// The floors a chart can move.
+const FLOOR_KEYS: [SettingKey; 2] = [SettingKey::MinQuality, SettingKey::RelativeQuality];
 
 /// A floor's value in the analysis shown.
 fn floor_in_force(state: AppState, key: SettingKey) -> f64 {
@@ -95,7 +96,7 @@ fn FloorChoice(name: &'static str, chosen: RwSignal<SettingKey>) -> impl IntoVie
         <fieldset class="segmented floor-choice">
             <legend>"Floor"</legend>
             <div class="segments">
-                {floor_keys()
+                {FLOOR_KEYS
                     .into_iter()
                     .map(|key| {
                         view! {
@@ -128,7 +129,7 @@ pub fn FloorSweepPanel() -> impl IntoView {
         };
         Some((cases, state.analysis.get()?))
     });
-    let sweep = after_paint(input, |(cases, analysis)| {
+    let sweep = computed_after_paint(input, |(cases, analysis)| {
         Shared::new(floor_sweep_of(cases, analysis))
     });
     let chosen = RwSignal::new(SettingKey::MinQuality);
@@ -249,7 +250,7 @@ where
 pub fn BatchFloorSweepPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let input = Memo::new(move |_| state.analysis.get());
-    let sweep = after_paint(input, |analysis| -> (Shared<BatchFloorSweep>, usize) {
+    let sweep = computed_after_paint(input, |analysis| -> (Shared<BatchFloorSweep>, usize) {
         (
             Shared::new(batch_floor_sweep(analysis)),
             analysis.traces.len(),
