@@ -392,9 +392,9 @@ fn FloorChart(
                 class="sweep-plot floor-plot"
                 viewBox="0 0 560 250"
                 role="img"
+                aria-label=desc
                 preserveAspectRatio="xMidYMid meet"
             >
-                <desc>{desc}</desc>
                 <g class="axes">
                     {X_TICKS
                         .into_iter()
