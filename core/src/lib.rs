@@ -134,7 +134,9 @@ pub use crate::batch::{
 pub use crate::legacy::{LegacyComparison, LegacyPlace, LegacySummary};
 pub use crate::outcome::{Level, Outcome};
 pub use crate::pipeline::{Decision, Excerpt, Status, StatusReason};
-pub use crate::quality::{quality_score, Quality, QualityBasis};
+pub use crate::quality::{
+    distance_at_quality, quality_floor_as_score_text, quality_score, Quality, QualityBasis,
+};
 pub use crate::trace_analysis::{AcceptedLists, Block, EvidenceComparison, Stages, TraceAnalysis};
 
 // A batch analysed in parts (shards) whose counts merge exactly.
@@ -159,14 +161,15 @@ pub use crate::baseline::{
 
 // Golden cases: evaluation, the metrics table, report.md, TREC files.
 pub use crate::golden::{
+    batch_floor_sweep, BatchFloorPoint, BatchFloorSweep, FloorPoint, FloorSweep, SuggestedFloors,
+    FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
+};
+pub use crate::golden::{
     case_metrics, evaluate_analysis, evaluate_runs, evaluate_runs_graded,
     evaluate_with_floor_sweep, floor_sweep_of, golden_markdown, golden_summary_text, md_cell,
     normalize_query, parse_cases, parse_cases_value, ranking_metrics, trec_qrels, trec_run,
     CaseMetrics, CaseReport, CaseSet, GoldenCase, GoldenLevel, GoldenReport, GoldenSummary,
     Judgments, LevelCounts, LinkedBy, RankingMetrics, RunBlock, RunTrace, TREC_RUN_TAG,
-};
-pub use crate::golden::{
-    FloorPoint, FloorSweep, SuggestedFloors, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
 };
 pub use crate::golden::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 // A case's judged documents and grades, as the metrics read them (what the page lists).

@@ -2,7 +2,7 @@
 
 use crate::config::{Config, HybridQuality, ScoreKind};
 use crate::label::CanonicalLabel;
-use crate::score_kind::l2_distance;
+use crate::score_kind::{l2_distance, rises_with_distance, score_from_distance, score_name};
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -91,6 +91,35 @@ fn clamp01(q: f64) -> f64 {
 pub(crate) fn dense_quality(distance: f64, max_l2_distance: f64) -> f64 {
     let d = distance.max(0.0);
     clamp01(1.0 - d.min(max_l2_distance) / max_l2_distance)
+}
+
+/// The largest L2 distance whose dense quality under `max_l2_distance` reaches
+/// `quality`: the inverse of [`dense_quality`] (`q >= quality` exactly when
+/// `d <= (1 - quality) x M`, for a quality above 0).
+pub fn distance_at_quality(quality: f64, max_l2_distance: f64) -> f64 {
+    (1.0 - quality.clamp(0.0, 1.0)) * max_l2_distance
+}
+
+/// What a quality floor means for a dense score of `kind`, as the page writes it beside
+/// `minQuality` (`cosine similarity >= 0.82` for 0.4 at `maxL2Distance` 1, two
+/// decimals): the score a candidate needs to reach the floor. `None` for `l2` (like
+/// [`distance_as_score_text`](crate::score_kind::distance_as_score_text)) and for a
+/// floor of 0, which no candidate is below.
+pub fn quality_floor_as_score_text(
+    kind: ScoreKind,
+    floor: f64,
+    max_l2_distance: f64,
+) -> Option<String> {
+    if kind == ScoreKind::L2 || floor <= 0.0 {
+        return None;
+    }
+    let score = score_from_distance(kind, distance_at_quality(floor, max_l2_distance));
+    let reaches = if rises_with_distance(kind) {
+        "<="
+    } else {
+        ">="
+    };
+    Some(format!("{} {reaches} {score:.2}", score_name(kind)))
 }
 
 /// `(n - r + 1) / n` with `r` clamped into `[1, n]`; `n` of 0 counts as 1.
@@ -296,5 +325,39 @@ mod tests {
         assert_eq!(dense_quality(5.0, 1.0), 0.0);
         assert_eq!(rank_quality(9, 5), 0.2);
         assert_eq!(rank_quality(0, 0), 1.0);
+    }
+
+    /// minQuality 0.4 at maxL2Distance 1: d <= 0.6, so cosine similarity >= 1 - 0.36 / 2
+    /// = 0.82; at maxL2Distance 1.2: d <= 0.72, cosine similarity >= 1 - 0.5184 / 2 =
+    /// 0.7408; cosine distance <= 0.36 / 2 = 0.18; Elasticsearch's l2_norm score
+    /// 1 / (1 + 0.36) = 0.735 (a similarity: >=).
+    #[test]
+    fn a_quality_floor_reads_as_the_score_it_needs() {
+        assert_eq!(distance_at_quality(0.4, 1.0), 0.6);
+        assert!(dense_quality(distance_at_quality(0.4, 1.0), 1.0) >= 0.4);
+        let text = |kind, floor, m| quality_floor_as_score_text(kind, floor, m);
+        assert_eq!(
+            text(ScoreKind::CosineSimilarity, 0.4, 1.0).as_deref(),
+            Some("cosine similarity >= 0.82")
+        );
+        assert_eq!(
+            text(ScoreKind::CosineSimilarity, 0.4, 1.2).as_deref(),
+            Some("cosine similarity >= 0.74")
+        );
+        assert_eq!(
+            text(ScoreKind::CosineDistance, 0.4, 1.0).as_deref(),
+            Some("cosine distance <= 0.18")
+        );
+        assert_eq!(
+            text(ScoreKind::InverseL2Squared, 0.4, 1.0).as_deref(),
+            Some("Elasticsearch l2_norm score >= 0.74")
+        );
+        // A floor of 1 needs d = 0: cosine similarity 1.
+        assert_eq!(
+            text(ScoreKind::CosineSimilarity, 1.0, 1.0).as_deref(),
+            Some("cosine similarity >= 1.00")
+        );
+        assert_eq!(text(ScoreKind::L2, 0.4, 1.0), None);
+        assert_eq!(text(ScoreKind::CosineSimilarity, 0.0, 1.0), None);
     }
 }

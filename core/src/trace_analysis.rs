@@ -1092,23 +1092,41 @@ fn decide(
     decided.clear();
     let quality = |h: &Hot| quality_of(h, n, config).score;
     let floor = floor_of(trace, config, quality);
-    decide_hot(trace, config, per_doc, floor, quality, |h, decision| {
+    // Above a floor of 0 the walk reads each candidate's quality to decide it, just
+    // before the fold below reads it again: computed once, handed over.
+    let walked = std::cell::Cell::new(None::<(usize, Quality)>);
+    let walk_quality = |h: &Hot| {
         let q = quality_of(h, n, config);
-        qualities.add(&q, decision.status, config);
-        match decision.status {
-            Status::Accepted => stages.accepted += 1,
-            Status::Duplicate => stages.duplicates += 1,
-            Status::BelowFloor => stages.below_floor += 1,
-            Status::DocCap => stages.doc_capped += 1,
-            Status::ReturnN => stages.return_n_cut += 1,
-            Status::Invalid => stages.invalid += 1,
-        }
-        decided.push(Decided {
-            index: h.index,
-            accepted_rank: decision.accepted_rank.and_then(NonZeroUsize::new),
-            status: decision.status,
-        });
-    });
+        walked.set(Some((h.index, q)));
+        q.score
+    };
+    decide_hot(
+        trace,
+        config,
+        per_doc,
+        floor,
+        walk_quality,
+        |h, decision| {
+            let q = match walked.take() {
+                Some((index, q)) if index == h.index => q,
+                _ => quality_of(h, n, config),
+            };
+            qualities.add(&q, decision.status, config);
+            match decision.status {
+                Status::Accepted => stages.accepted += 1,
+                Status::Duplicate => stages.duplicates += 1,
+                Status::BelowFloor => stages.below_floor += 1,
+                Status::DocCap => stages.doc_capped += 1,
+                Status::ReturnN => stages.return_n_cut += 1,
+                Status::Invalid => stages.invalid += 1,
+            }
+            decided.push(Decided {
+                index: h.index,
+                accepted_rank: decision.accepted_rank.and_then(NonZeroUsize::new),
+                status: decision.status,
+            });
+        },
+    );
     (Arc::from(decided.as_slice()), stages, qualities, floor)
 }
 

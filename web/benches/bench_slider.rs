@@ -1,5 +1,6 @@
 //! Browser benchmark: with a 100,000-candidate batch loaded, how long from a
-//! slider input to the next painted frame; the same on the Golden tab with its
+//! slider input to the next painted frame (`maxL2Distance`, `preciseThreshold`, and the
+//! score floor `minQuality`); the same on the Golden tab with its
 //! Calibration panel over 10,000 cases, and with its Why missed panel open; and one
 //! trace's explanation (what the trace view computes). Prints figures; asserts no timings.
 //!
@@ -40,7 +41,9 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     let mut analyze_ms = Vec::new();
     let mut reanalyze_ms = Vec::new();
     let mut drop_ms = Vec::new();
+    let mut floor_reanalyze_ms = Vec::new();
     let mut previous = analyze(&batch, &Settings::default(), true).unwrap();
+    let mut floored_previous = analyze(&batch, &Settings::default(), true).unwrap();
     for i in 0..ROUNDS {
         let settings = Settings {
             max_l2_distance: Some(if i % 2 == 0 { 0.8 } else { 1.1 }),
@@ -58,8 +61,17 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         let next = previous.reanalyze(&batch, &settings).unwrap();
         reanalyze_ms.push(now() - t);
         previous = next;
+        // A floor decides every trace again: what a minQuality move asks of the core.
+        let floored = Settings {
+            min_quality: Some(if i % 2 == 0 { 0.3 } else { 0.5 }),
+            ..Settings::default()
+        };
+        let t = now();
+        let next = floored_previous.reanalyze(&batch, &floored).unwrap();
+        floor_reanalyze_ms.push(now() - t);
+        floored_previous = next;
     }
-    drop(previous);
+    drop((previous, floored_previous));
     drop(batch);
 
     // The page: load the batch as a file, as a user would.
@@ -132,6 +144,20 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         threshold_ms.push(now() - t);
     }
 
+    // A score floor cuts candidates: every trace is decided again, and the levels, the
+    // counts and the trace list follow.
+    let (mut floor_work_ms, mut floor_frame_ms) = (Vec::new(), Vec::new());
+    for i in 0..ROUNDS {
+        let value = if i % 2 == 0 { "0.3" } else { "0.5" };
+        let t = now();
+        set_input(&root, "#knob-minQuality", value, "input");
+        drain_microtasks().await;
+        floor_work_ms.push(now() - t);
+        next_frame().await;
+        sleep(0).await;
+        floor_frame_ms.push(now() - t);
+    }
+
     console_log!(
         "bench: {candidates} candidates in {TRACES} traces ({:.1} MB of JSON)",
         json.len() as f64 / 1e6
@@ -142,6 +168,10 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
         "bench: core reanalyze (maxL2Distance moved, from the previous analysis) {} = {:.2}x analyze",
         summary(&reanalyze_ms),
         median(reanalyze_ms.clone()) / median(analyze_ms.clone())
+    );
+    console_log!(
+        "bench: core reanalyze (minQuality moved: every trace decided again) {}",
+        summary(&floor_reanalyze_ms)
     );
     console_log!("bench: core drop of an analysis {}", summary(&drop_ms));
     console_log!("bench: page load (file -> painted analysis) {load_ms:.1} ms");
@@ -169,6 +199,16 @@ async fn slider_input_to_next_frame_with_100k_candidates() {
     console_log!(
         "bench: preciseThreshold slider input -> next painted frame {}",
         summary(&threshold_ms)
+    );
+    console_log!(
+        "bench: minQuality slider input -> page updated (the page's own work, before the frame) {} = {:.2}x the goal of half a frame (8.3 ms)",
+        summary(&floor_work_ms),
+        median(floor_work_ms.clone()) / 8.3
+    );
+    console_log!(
+        "bench: minQuality slider input -> next painted frame {} = {:.2}x the floor",
+        summary(&floor_frame_ms),
+        median(floor_frame_ms.clone()) / median(idle_ms.clone())
     );
 }
 

@@ -371,6 +371,7 @@ fn BatchView() -> impl IntoView {
                 <SweepPanel/>
                 <Transitions/>
             </div>
+            <components::floor_sweep::BatchFloorSection panel=|| lazy::lazy_view!(lazy::views::batch_floors())/>
             <TraceList/>
         </div>
     }

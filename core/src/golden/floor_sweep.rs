@@ -230,6 +230,54 @@ pub(crate) fn floor_sweep(
     }
 }
 
+/// One floor of the sweep over a whole batch (no cases): what the floor leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchFloorPoint {
+    pub floor: f64,
+    /// Mean accepted blocks per trace, over every trace of the batch; 0 without one.
+    pub mean_blocks: f64,
+    /// Traces left with no accepted block (`NO_MATCH`).
+    pub no_match: usize,
+}
+
+/// The floor sweep of a batch without cases (contract section 10.2, the page's Batch
+/// tab): the sweep's blocks and `NO_MATCH` over every trace, each of the 101 points of
+/// each kind with the other floor at its current value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchFloorSweep {
+    pub min_quality: Vec<BatchFloorPoint>,
+    pub relative_quality: Vec<BatchFloorPoint>,
+}
+
+/// [`BatchFloorSweep`] of an analysis: every trace walked once per step, as the sweep
+/// over cases walks the linked ones.
+pub fn batch_floor_sweep(analysis: &crate::analysis::Analysis) -> BatchFloorSweep {
+    let steps: Vec<TraceSteps> = analysis.traces.iter().map(TraceSteps::of).collect();
+    let every_trace = Linked {
+        steps: &steps,
+        cases: &[],
+        recalls: &[],
+        case_count: 0,
+    };
+    let points = |kind| {
+        every_trace
+            .sweep(kind)
+            .into_iter()
+            .map(|p| BatchFloorPoint {
+                floor: p.floor,
+                mean_blocks: p.mean_blocks,
+                no_match: p.no_match,
+            })
+            .collect()
+    };
+    BatchFloorSweep {
+        min_quality: points(FloorKind::MinQuality),
+        relative_quality: points(FloorKind::RelativeQuality),
+    }
+}
+
 /// The linked traces' steps and the linked cases' recalls at each step.
 struct Linked<'a> {
     steps: &'a [TraceSteps],

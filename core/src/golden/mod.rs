@@ -27,8 +27,10 @@ pub use evaluate::{
 pub(crate) use evaluate::{
     evaluate_case, evaluate_runs_with_steps, link_cases_by_keys, HitProbe, HitScratch, RunView,
 };
+pub use floor_sweep::{
+    batch_floor_sweep, BatchFloorPoint, BatchFloorSweep, FLOOR_POINTS, FLOOR_RECALL_TOLERANCE,
+};
 pub(crate) use floor_sweep::{floor_sweep, floor_sweep_line, floor_sweep_table, TraceSteps};
-pub use floor_sweep::{FLOOR_POINTS, FLOOR_RECALL_TOLERANCE};
 pub use metric::{Metric, MetricValues, DELTA_METRICS, METRIC_LABELS};
 pub use metrics::{case_metrics, CaseMetrics};
 pub use relevance::judged_docs;

@@ -4,10 +4,10 @@
 
 use crate::common::fixture;
 use ragtrace_core::{
-    analyze, calibrate, calibrate_with_floor_sweep, calibration_markdown, calibration_summary_text,
-    evaluate_analysis, evaluate_with_floor_sweep, generate_batch, generate_cases, golden_markdown,
-    golden_summary_text, parse_cases, parse_document, CaseSet, FloorPoint, FloorSweep, ParsedBatch,
-    Settings, FLOOR_POINTS,
+    analyze, batch_floor_sweep, calibrate, calibrate_with_floor_sweep, calibration_markdown,
+    calibration_summary_text, evaluate_analysis, evaluate_with_floor_sweep, generate_batch,
+    generate_cases, golden_markdown, golden_summary_text, parse_cases, parse_document,
+    BatchFloorPoint, CaseSet, FloorPoint, FloorSweep, ParsedBatch, Settings, FLOOR_POINTS,
 };
 
 const EPS: f64 = 1e-12;
@@ -180,6 +180,47 @@ fn every_point_is_the_rerun_s_on_the_fixtures() {
     }
 }
 
+/// The batch of [`a_hand_worked_batch`].
+fn hand_worked_batch() -> ParsedBatch {
+    let trace = |id: &str, hits: &[(&str, &str, f64)]| {
+        let candidates: Vec<String> = hits
+            .iter()
+            .enumerate()
+            .map(|(i, (key, doc, score))| {
+                format!(
+                    r#"{{"evidenceKey":"{key}","docId":"{doc}","originalRank":{},"score":{score},"scoreLabel":"dense"}}"#,
+                    i + 1
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"requestId":"{id}","caseId":"{id}","mode":"dense","candidates":[{}]}}"#,
+            candidates.join(",")
+        )
+    };
+    let batch_text = format!(
+        "[{},{},{}]",
+        trace(
+            "a",
+            &[("a1", "X", 0.5), ("a2", "Y", 0.25), ("a3", "Z", 0.75)]
+        ),
+        trace(
+            "b",
+            &[("b1", "P", 0.875), ("b2", "Q", 0.5), ("b3", "R", 0.375)]
+        ),
+        trace(
+            "c",
+            &[
+                ("c1", "S", 0.5),
+                ("c1", "S", 0.0),
+                ("c2", "S", 0.25),
+                ("c3", "T", 0.75)
+            ]
+        ),
+    );
+    parse_document("hand.json", &batch_text)
+}
+
 /// Three dense traces under `maxL2Distance` 1 (q = 1 - score, every score dyadic so
 /// every quality is exact), `returnN` 2, `maxChunksPerDocument` 1, and four cases (the
 /// fourth has no trace: recall 0 at every floor).
@@ -225,43 +266,7 @@ fn every_point_is_the_rerun_s_on_the_fixtures() {
 /// so the suggested relativeQuality is 1.
 #[test]
 fn a_hand_worked_batch() {
-    let trace = |id: &str, hits: &[(&str, &str, f64)]| {
-        let candidates: Vec<String> = hits
-            .iter()
-            .enumerate()
-            .map(|(i, (key, doc, score))| {
-                format!(
-                    r#"{{"evidenceKey":"{key}","docId":"{doc}","originalRank":{},"score":{score},"scoreLabel":"dense"}}"#,
-                    i + 1
-                )
-            })
-            .collect();
-        format!(
-            r#"{{"requestId":"{id}","caseId":"{id}","mode":"dense","candidates":[{}]}}"#,
-            candidates.join(",")
-        )
-    };
-    let batch_text = format!(
-        "[{},{},{}]",
-        trace(
-            "a",
-            &[("a1", "X", 0.5), ("a2", "Y", 0.25), ("a3", "Z", 0.75)]
-        ),
-        trace(
-            "b",
-            &[("b1", "P", 0.875), ("b2", "Q", 0.5), ("b3", "R", 0.375)]
-        ),
-        trace(
-            "c",
-            &[
-                ("c1", "S", 0.5),
-                ("c1", "S", 0.0),
-                ("c2", "S", 0.25),
-                ("c3", "T", 0.75)
-            ]
-        ),
-    );
-    let batch = parse_document("hand.json", &batch_text);
+    let batch = hand_worked_batch();
     assert_eq!(batch.traces.len(), 3);
     let cases = parse_cases(
         "hand-cases.json",
@@ -350,4 +355,109 @@ fn a_hand_worked_batch() {
     assert!(calibration_summary_text(&calibration).contains(line));
     assert!(calibration_markdown(&calibration).contains("| 0.62 (suggested minQuality) |"));
     check_against_reruns(&batch, &cases, &base, "hand-worked");
+}
+
+/// The sweep without cases over [`a_hand_worked_batch`]'s batch: every trace is linked
+/// there, so its blocks and NO_MATCH are those worked out in that test's comment
+/// (minQuality 0.26: a X Y, b Q R, c c1 -> 5/3; 0.63: a Y, b none, c c2 -> 2/3, one
+/// NO_MATCH).
+#[test]
+fn the_batch_sweep_without_cases_on_the_hand_worked_batch() {
+    let base = settings(&[
+        ("returnN", "2"),
+        ("maxChunksPerDocument", "1"),
+        ("maxL2Distance", "1"),
+    ]);
+    let analysis = analyze(&hand_worked_batch(), &base, false).expect("valid settings");
+    let sweep = batch_floor_sweep(&analysis);
+    assert_eq!(sweep.min_quality.len(), FLOOR_POINTS);
+    assert_eq!(sweep.relative_quality.len(), FLOOR_POINTS);
+    let at = |points: &[BatchFloorPoint], i: usize| {
+        (points[i].floor, points[i].mean_blocks, points[i].no_match)
+    };
+    let close = |(f, b, n): (f64, f64, usize), (ef, eb, en): (f64, f64, usize), what: &str| {
+        assert!(
+            f == ef && (b - eb).abs() < EPS && n == en,
+            "{what}: got ({f}, {b}, {n})"
+        );
+    };
+    for (i, expected) in [
+        (0, (0.0, 2.0, 0)),
+        (25, (0.25, 2.0, 0)),
+        (26, (0.26, 5.0 / 3.0, 0)),
+        (62, (0.62, 1.0, 0)),
+        (63, (0.63, 2.0 / 3.0, 1)),
+        (76, (0.76, 0.0, 3)),
+        (100, (1.0, 0.0, 3)),
+    ] {
+        close(
+            at(&sweep.min_quality, i),
+            expected,
+            &format!("minQuality {i}"),
+        );
+    }
+    for (i, expected) in [
+        (0, (0.0, 2.0, 0)),
+        (60, (0.6, 5.0 / 3.0, 0)),
+        (70, (0.7, 4.0 / 3.0, 0)),
+        (100, (1.0, 2.0 / 3.0, 1)),
+    ] {
+        close(
+            at(&sweep.relative_quality, i),
+            expected,
+            &format!("relativeQuality {i}"),
+        );
+    }
+}
+
+/// Every point of the sweep without cases equals the batch re-analysed at that floor:
+/// the mean of every trace's accepted blocks and the traces left without one.
+#[test]
+fn every_batch_point_is_the_rerun_s() {
+    let bases = [
+        settings(&[]),
+        settings(&[("returnN", "3"), ("maxChunksPerDocument", "1")]),
+        settings(&[("minQuality", "0.3"), ("relativeQuality", "0.45")]),
+    ];
+    for (seed, traces, per_trace) in [(5, 30, 9), (11, 20, 16)] {
+        let batch = parse_document("b.json", &generate_batch(traces, per_trace, seed));
+        for (b, base) in bases.iter().enumerate() {
+            let analysis = analyze(&batch, base, false).expect("valid settings");
+            let sweep = batch_floor_sweep(&analysis);
+            for i in 0..FLOOR_POINTS {
+                let t = i as f64 / 100.0;
+                for (kind, points, settings) in [
+                    (
+                        "minQuality",
+                        &sweep.min_quality,
+                        Settings {
+                            min_quality: Some(t),
+                            ..base.clone()
+                        },
+                    ),
+                    (
+                        "relativeQuality",
+                        &sweep.relative_quality,
+                        Settings {
+                            relative_quality: Some(t),
+                            ..base.clone()
+                        },
+                    ),
+                ] {
+                    let rerun = analyze(&batch, &settings, false).expect("valid settings");
+                    let blocks: Vec<usize> = rerun
+                        .traces
+                        .iter()
+                        .map(|t| t.accepted_blocks().count())
+                        .collect();
+                    let mean = blocks.iter().sum::<usize>() as f64 / blocks.len() as f64;
+                    let no_match = blocks.iter().filter(|&&b| b == 0).count();
+                    let what = format!("seed {seed}, base {b}, {kind} {t}");
+                    assert_eq!(points[i].floor, t, "{what}");
+                    assert!((points[i].mean_blocks - mean).abs() < EPS, "{what}");
+                    assert_eq!(points[i].no_match, no_match, "{what}");
+                }
+            }
+        }
+    }
 }

@@ -52,6 +52,7 @@ pub fn GoldenView() -> impl IntoView {
                     .map(|report| view! { <GoldenResults report=report/> })
             }}
             <WhyMissed/>
+            <crate::components::floor_sweep::FloorSweepPanel/>
             <CalibrationSection/>
         </div>
     }

@@ -8,7 +8,8 @@
 use crate::components::baseline::PinControls;
 use crate::state::AppState;
 use leptos::prelude::*;
-use ragtrace_core::{distance_as_score_text, Config, HybridQuality, ScoreKind, Settings};
+use ragtrace_core::{distance_as_score_text, quality_floor_as_score_text};
+use ragtrace_core::{Config, HybridQuality, ScoreKind, Settings};
 use ragtrace_core::{SettingBounds, SettingKey, SettingKind, SettingValue};
 
 /// The three thresholds, best level first; they must stay in this order.
@@ -122,18 +123,7 @@ pub(crate) fn Knobs() -> impl IntoView {
                     }
                 });
             });
-            // What maxL2Distance means in the declared kind ("1.00 = cosine similarity 0.50").
-            let meaning = (key == SettingKey::MaxL2Distance).then(|| {
-                view! {
-                    <p class="hint knob-hint">
-                        {move || {
-                            let config = shown.get();
-                            distance_as_score_text(config.score_kind, config.max_l2_distance)
-                                .map(|text| format!("{:.2} = {text}", config.max_l2_distance))
-                        }}
-                    </p>
-                }
-            });
+            let meaning = meaning_of(key, shown);
             view! {
                 <SliderKnob key=key min=min max=max step=step value=value on_set=on_set/>
                 {meaning}
@@ -170,6 +160,39 @@ pub(crate) fn Knobs() -> impl IntoView {
             <PinControls/>
         </section>
     }
+}
+
+/// What a number knob's value means, under its slider: `maxL2Distance` and `minQuality`
+/// in the declared score kind ("1.00 = cosine similarity 0.50", "0.40 = cosine
+/// similarity >= 0.82"), both converted by the core; `relativeQuality` as the share of
+/// each trace's best quality it asks for (its score follows the best hit, so no one
+/// score can be named). `None` for the other knobs.
+fn meaning_of(key: SettingKey, shown: Memo<Config>) -> Option<AnyView> {
+    let text: fn(&Config) -> Option<String> = match key {
+        SettingKey::MaxL2Distance => |config| {
+            distance_as_score_text(config.score_kind, config.max_l2_distance)
+                .map(|text| format!("{:.2} = {text}", config.max_l2_distance))
+        },
+        SettingKey::MinQuality => |config| {
+            quality_floor_as_score_text(
+                config.score_kind,
+                config.min_quality,
+                config.max_l2_distance,
+            )
+            .map(|text| format!("{:.2} = {text}", config.min_quality))
+        },
+        SettingKey::RelativeQuality => |config| {
+            (config.relative_quality > 0.0).then(|| {
+                format!(
+                    "{:.2} x each trace's best quality: a candidate below it is cut",
+                    config.relative_quality
+                )
+            })
+        },
+        _ => return None,
+    };
+    let id = format!("{}-meaning", key_id(key));
+    Some(view! { <p class="hint knob-hint" id=id>{move || shown.with(text)}</p> }.into_any())
 }
 
 /// A slider with a numeric entry beside it. The slider applies while dragging;

@@ -15,6 +15,7 @@ pub(crate) mod dom;
 pub(crate) mod error_panel;
 pub(crate) mod file_list;
 pub(crate) mod finding;
+pub(crate) mod floor_sweep;
 pub mod golden;
 pub(crate) mod grades;
 pub(crate) mod input;

@@ -89,3 +89,12 @@ pub(crate) fn compare_tab(link: CompareLink) -> AnyView {
 pub(crate) fn golden_tab() -> AnyView {
     view! { <crate::components::golden::GoldenView/> }.into_any()
 }
+
+/// The Batch tab's floor sweep over every trace, shown once its section is opened.
+#[cfg_attr(
+    ragtrace_split,
+    leptos::wasm_split::wasm_split(batch_floors, wasm_split_path = ::leptos::wasm_split)
+)]
+pub(crate) fn batch_floors() -> AnyView {
+    view! { <crate::components::floor_sweep::BatchFloorSweepPanel/> }.into_any()
+}
