@@ -199,7 +199,7 @@ class Audit {
 
     const steps = [
       this.keyboardLongList, this.pasteHostileTraces, this.keyboardTabs, this.keyboardTraceList,
-      this.openTraces, this.keyboardSliders, this.dragKnobs, this.otherKnobs, this.loadSpanFile, this.golden,
+      this.openTraces, this.keyboardSliders, this.dragKnobs, this.otherKnobs, this.batchFloors, this.loadSpanFile, this.golden,
       this.compare, this.samples, this.downloadEverything, this.tabOrder, this.loadFile,
     ];
     for (const step of steps) await step.call(this, page);
@@ -245,6 +245,15 @@ class Audit {
       return match !== null && Number(match[1].replaceAll(",", "")) === n;
     }, before + 2);
     await this.scriptsFromTraceText(page, "after loading a file");
+  }
+
+  // The Batch tab's score floors: a closed section whose chart is a split point,
+  // fetched and swept once it is opened.
+  async batchFloors(page) {
+    await clickSelector(page, "#tab-batch");
+    await clickSelector(page, "#batch-floors > summary");
+    await until(page, "the batch floor sweep",
+      () => (document.querySelector("#batch-floor-at")?.textContent ?? "").trim() !== "");
   }
 
   // A file of OpenTelemetry spans picked before anything has needed the span reader:
