@@ -258,7 +258,7 @@ class Audit {
 
   // A file of OpenTelemetry spans picked before anything has needed the span reader:
   // the split site reads it without that module, fetches it and reads the file again
-  // (core/src/input/shapes/mod.rs), so its 9 retrievals join the batch, once each.
+  // (core/src/input/other_readers.rs), so its 9 retrievals join the batch, once each.
   async loadSpanFile(page) {
     const traceCount = () =>
       page.evaluate(() => {

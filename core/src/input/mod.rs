@@ -51,6 +51,7 @@ mod builder;
 mod derive;
 mod model;
 mod numbers;
+mod other_readers;
 mod parts;
 mod read;
 mod scalar;
@@ -67,8 +68,8 @@ use visitors::{BatchSink, TopSeed};
 
 pub(crate) use model::{name_hash, Hot, NameHashes};
 pub use model::{Candidate, DocumentSummary, ParsedBatch, Rank, Trace, TraceKind};
+pub use other_readers::{load_other_readers, other_readers_missed};
 pub use read::{read_batch, read_document, ReadError, READ_CHUNK};
-pub use shapes::{load_other_readers, other_readers_missed};
 pub use stream::{parse_document_bytes, DocumentReader};
 pub use trec_run::parse_trec_run;
 pub(crate) use trec_run::{
@@ -87,8 +88,8 @@ pub fn parse_documents(docs: &[(String, String)]) -> ParsedBatch {
 pub fn parse_document(source: &str, text: &str) -> ParsedBatch {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if trec_run::looks_like_trec_run(text) {
-        return match shapes::other_readers() {
-            Some(readers) => (readers.trec_run)(source, text),
+        return match other_readers::trec_run_reader() {
+            Some(read) => read(source, text),
             None => ParsedBatch::default(),
         };
     }

@@ -36,7 +36,7 @@
 //! that earlier syntax error is the one reported (the first problem in reading order).
 
 use super::builder::Builder;
-use super::shapes::other_readers;
+use super::other_readers::trec_run_reader;
 use super::trec_run;
 use super::{parse_json_line, parse_single_document, parse_top, Unbuilt};
 use crate::diagnostic::InputError;
@@ -178,11 +178,11 @@ impl DocumentReader {
             }
             Shape::Single => {
                 if is_trec_run(&self.pending) {
-                    return match other_readers() {
-                        Some(readers) => trec_run::parse_trec_run_bytes(
+                    return match trec_run_reader() {
+                        Some(read) => trec_run::parse_trec_run_bytes(
                             &self.builder.source,
                             &self.pending,
-                            readers.trec_run,
+                            read,
                         ),
                         None => ParsedBatch::default(),
                     };

@@ -10,7 +10,6 @@ mod otlp;
 mod phoenix;
 mod rerank;
 
-use super::model::ParsedBatch;
 use super::parts::{missing_list, Place, Sink};
 use super::visitors::{BatchField, ListField, RawObject};
 use crate::diagnostic::Diagnostic;
@@ -57,66 +56,66 @@ const SHAPES: &[Shape] = &[
     },
 ];
 
-/// The readers of traces from other stacks: OpenTelemetry spans and Phoenix's span
-/// records (here), TREC runs (`trec_run`). They are reached through this table only,
-/// so that the page's split build (`--cfg ragtrace_split`) can leave them out of the
-/// module it starts with and load them with the first document that needs them
-/// ([`load_other_readers`]); every other build has them from the start.
+/// The readers of OpenTelemetry spans and Phoenix's span records. They are reached
+/// through this table only, so that the page's split build (`--cfg ragtrace_split`)
+/// can leave them out of the module it starts with and load them with the first
+/// document that needs them (`super::other_readers`, which loads TREC runs' reader
+/// with them); every other build has them from the start.
 #[derive(Clone, Copy)]
-pub(in crate::input) struct OtherReaders {
+pub(in crate::input) struct SpanReaders {
     otlp: fn(RawObject, Place, &mut otlp::Retrievals, &mut dyn Sink),
     phoenix: fn(RawObject, Place, &mut otlp::Retrievals, &mut dyn Sink),
     end: fn(&mut ShapeState, &mut dyn Sink),
-    pub(in crate::input) trec_run: fn(&str, &str) -> ParsedBatch,
 }
 
-const OTHER_READERS: OtherReaders = OtherReaders {
+const SPAN_READERS: SpanReaders = SpanReaders {
     otlp: otlp::read,
     phoenix: phoenix::read,
     end: |state, sink| {
         state.retrievals.end(sink);
         state.phoenix.end(&mut phoenix::ColumnPaths(sink));
     },
-    trec_run: super::trec_run::parse_trec_run,
 };
 
-/// The readers of other stacks: always there, but in the page's split build, where
-/// they are there once [`load_other_readers`] ran; until then, a document that needs
-/// them is read without them and [`other_readers_missed`] says so, for the page to
-/// load them and read it again.
+/// The span readers: always there, but in the page's split build, where they are
+/// there once [`load_span_readers`] ran; until then, a document that needs them is
+/// read without them and [`take_missed`] says so, for the page to load them and read
+/// it again.
 #[cfg(not(ragtrace_split))]
 #[inline]
-pub(in crate::input) fn other_readers() -> Option<OtherReaders> {
-    Some(OTHER_READERS)
+fn other_readers() -> Option<SpanReaders> {
+    Some(SPAN_READERS)
 }
 
 #[cfg(ragtrace_split)]
-static LOADED: std::sync::OnceLock<OtherReaders> = std::sync::OnceLock::new();
+static LOADED: std::sync::OnceLock<SpanReaders> = std::sync::OnceLock::new();
 #[cfg(ragtrace_split)]
 static MISSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 #[cfg(ragtrace_split)]
-pub(in crate::input) fn other_readers() -> Option<OtherReaders> {
+fn other_readers() -> Option<SpanReaders> {
     let readers = LOADED.get().copied();
     if readers.is_none() {
-        MISSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        mark_missed();
     }
     readers
 }
 
-/// Makes the readers of OpenTelemetry spans, Phoenix records and TREC runs available
-/// to every reader from now on. Only the page's split build needs to call it (in the
-/// module it loads when a document first needs them); elsewhere they always are.
-pub fn load_other_readers() {
+/// Makes the span readers available to every reader from now on (split build only).
+pub(in crate::input) fn load_span_readers() {
     #[cfg(ragtrace_split)]
-    LOADED.get_or_init(|| OTHER_READERS);
+    LOADED.get_or_init(|| SPAN_READERS);
 }
 
-/// Whether a document read since the last call needed a reader that
-/// [`load_other_readers`] had not made available yet, in which case what was read
-/// of it is incomplete and it must be read again once they are. Always false but in
-/// the page's split build.
-pub fn other_readers_missed() -> bool {
+/// Notes that a document needed a reader that was not loaded yet.
+#[cfg_attr(not(ragtrace_split), allow(dead_code))]
+pub(in crate::input) fn mark_missed() {
+    #[cfg(ragtrace_split)]
+    MISSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether a document read since the last call needed a reader not loaded yet.
+pub(in crate::input) fn take_missed() -> bool {
     #[cfg(ragtrace_split)]
     return MISSED.swap(false, std::sync::atomic::Ordering::Relaxed);
     #[cfg(not(ragtrace_split))]
