@@ -98,6 +98,8 @@ struct GenSettings {
     max_l2: f64,
     thresholds: [f64; 3],
     hybrid: u8,
+    /// `minQuality` and `relativeQuality` (0 is off).
+    floors: (f64, f64),
 }
 
 fn settings_strategy() -> impl Strategy<Value = GenSettings> {
@@ -115,14 +117,23 @@ fn settings_strategy() -> impl Strategy<Value = GenSettings> {
             Just([0.75, 0.75, 0.5]),
         ],
         0u8..3,
+        prop_oneof![
+            2 => Just((0.0, 0.0)),
+            1 => (0.0f64..0.8, Just(0.0)),
+            1 => (Just(0.0), 0.0f64..0.9),
+            1 => (0.0f64..0.6, 0.0f64..0.9),
+        ],
     )
-        .prop_map(|(return_n, cap, max_l2, thresholds, hybrid)| GenSettings {
-            return_n,
-            cap,
-            max_l2,
-            thresholds,
-            hybrid,
-        })
+        .prop_map(
+            |(return_n, cap, max_l2, thresholds, hybrid, floors)| GenSettings {
+                return_n,
+                cap,
+                max_l2,
+                thresholds,
+                hybrid,
+                floors,
+            },
+        )
 }
 
 fn user(s: &GenSettings) -> Settings {
@@ -135,6 +146,8 @@ fn user(s: &GenSettings) -> Settings {
     settings.put(Key::ReferenceThreshold, Value::Number(s.thresholds[2]));
     let hq = ["rank", "denseWhenPresent", "maxRankDense"][usize::from(s.hybrid) % 3];
     let _ = settings.set("hybridQuality", hq);
+    settings.put(Key::MinQuality, Value::Number(s.floors.0));
+    settings.put(Key::RelativeQuality, Value::Number(s.floors.1));
     settings
 }
 
@@ -233,6 +246,12 @@ proptest! {
         let batch = ragtrace_core::parse_documents(&[("g.json".to_owned(), text)]);
         prop_assert!(batch.errors.is_empty());
         let user = user(&s);
+        // Under a floor above 0, a maxL2Distance move carries candidates across the
+        // floor as well as the thresholds: levelIf and lowQualityIf search it among the
+        // accepted blocks only, so its entries are checked to hold, not to be the
+        // nearest nor the only ones (docs/decisions.md).
+        let floors_on = s.floors != (0.0, 0.0);
+        let searched = |key: Option<Key>| !(floors_on && key == Some(Key::MaxL2Distance));
         let cases_json: Vec<Json> = expected
             .iter()
             .enumerate()
@@ -359,7 +378,7 @@ proptest! {
                                 prop_assert!(!moves(&Change::single(s.key, Value::Count(w))), "{:?} {w} nearer than {v}", s.key);
                             }
                         }
-                        Value::Number(v) => {
+                        Value::Number(v) if searched(Some(s.key)) => {
                             let current = match config.value(s.key) { Some(Value::Number(c)) => c, _ => f64::NAN };
                             for w in nearer_numbers(current, v) {
                                 prop_assert!(!moves(&Change::number(s.key, w)), "{:?} {w} nearer than {v}", s.key);
@@ -378,6 +397,9 @@ proptest! {
                 }
                 let up = level_rank(got) < level_rank(te.level);
                 let key = change.settings().next().map(|s| s.key);
+                if !searched(key) {
+                    continue;
+                }
                 let listed = te.level_if.iter().any(|l| l.set.settings().next().map(|s| s.key) == key && (level_rank(l.level) < level_rank(te.level)) == up);
                 prop_assert!(listed, "{change} moves the level to {got:?} but {key:?} is not listed that way: {:?}", te.level_if);
             }
@@ -385,7 +407,7 @@ proptest! {
                 prop_assert_eq!(low_under(&l.set), Some(l.low_quality), "{}", l.set);
                 prop_assert!(l.low_quality != te.low_quality);
                 for s in l.set.settings() {
-                    if let Value::Number(v) = s.value {
+                    if let (Value::Number(v), true) = (s.value, searched(Some(s.key))) {
                         let current = match config.value(s.key) { Some(Value::Number(c)) => c, _ => f64::NAN };
                         for w in nearer_numbers(current, v) {
                             prop_assert_eq!(low_under(&Change::number(s.key, w)), Some(te.low_quality), "{:?} {} nearer than {}", s.key, w, v);
@@ -402,6 +424,9 @@ proptest! {
             for change in all_single_changes(&config) {
                 if low_under(&change).is_some_and(|low| low != te.low_quality) {
                     let key = change.settings().next().map(|s| s.key);
+                    if !searched(key) {
+                        continue;
+                    }
                     let listed = te.low_quality_if.iter().any(|l| l.set.settings().next().map(|s| s.key) == key);
                     prop_assert!(listed, "{change} flips lowQuality but is not listed: {:?}", te.low_quality_if);
                 }
