@@ -8,6 +8,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
+/// Browsers give a page about 5 MB of localStorage (UTF-16); larger input is not
+/// remembered rather than half-remembered.
+pub(crate) const STORE_LIMIT: usize = 2 * 1024 * 1024;
+
 #[wasm_bindgen(module = "/src/block_reader.js")]
 extern "C" {
     /// Reads a file's blocks on a worker thread (or on this one where a worker

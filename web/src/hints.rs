@@ -1,7 +1,7 @@
 //! The core's explanation of one trace as the hints the trace view lists beside each
 //! candidate and the level ("accepted with returnN >= 7"), each with the change its
 //! Try button applies. Written out where the explanation is computed (the lazily
-//! loaded `lazy::compute::explain_trace`), so the first load holds only the list that
+//! loaded `deferred::compute::explain_trace`), so the first load holds only the list that
 //! shows them.
 
 use ragtrace_core::{Change, Config, SettingKey, SettingValue, TraceExplanation};

@@ -10,11 +10,13 @@ pub mod browser;
 pub mod components;
 #[cfg(feature = "test-hooks")]
 mod counters;
+mod deferred;
 pub mod format;
 mod hints;
 mod lazy;
 pub(crate) mod persist;
 pub mod samples;
+mod shared;
 pub(crate) mod state;
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks;
@@ -40,7 +42,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let golden = state::golden::GoldenState::new(state, restored.cases);
     provide_context(golden);
-    provide_context(lazy::views::CompareLink::new(compare_hash));
+    provide_context(state::compare_link::CompareLink::new(compare_hash));
     persist::keep_in_sync(state);
     persist::keep_cases_in_sync(state, golden);
     accept_dropped_files(state);
@@ -350,7 +352,7 @@ fn MainView() -> impl IntoView {
                     View::Trace(index) => view! { <TraceView index=index/> }.into_any(),
                     View::Golden => lazy::lazy_view!(lazy::views::golden_tab()),
                     View::Compare => {
-                        let link = expect_context::<lazy::views::CompareLink>();
+                        let link = expect_context::<state::compare_link::CompareLink>();
                         lazy::lazy_view!(lazy::views::compare_tab(link))
                     }
                     _ => view! { <BatchView/> }.into_any(),
@@ -386,7 +388,7 @@ fn Downloads() -> impl IntoView {
         let Some(analysis) = state.analysis.get_untracked() else {
             return;
         };
-        lazy::compute::with_analysis_json(analysis, move |json| {
+        deferred::compute::with_analysis_json(analysis, move |json| {
             let result = json.and_then(|json| {
                 browser::download("ragtrace-analysis.json", "application/json", &json)
             });

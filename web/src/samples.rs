@@ -120,7 +120,7 @@ fn generated_text() -> Arc<str> {
 
 /// The OpenTelemetry sample, generated like the batch (once per page load). Its
 /// spans need the readers of other stacks anyway, so where the page is split its
-/// generator comes with them (`lazy::readers`, which calls [`make_spans_text`]); until
+/// generator comes with them (`deferred::readers`, which calls [`make_spans_text`]); until
 /// then the sample is not [`ready`](Sample::ready) and its text is empty.
 static SPANS_TEXT: OnceLock<Arc<str>> = OnceLock::new();
 

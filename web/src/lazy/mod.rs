@@ -8,22 +8,20 @@
 //! paint downloads only the inspector. Other builds (tests, `trunk serve`) keep
 //! one module and call them directly.
 //!
-//! The split points come in two kinds, one file each, so that the page's state can
-//! reach the computations without reaching the views above it:
-//! - `views`: the tabs (Compare, Golden). The page's shell owns what must outlive a
-//!   tab (the Compare tab's state, its part of the URL); the tab creates its state
-//!   on first use under the shell's owner and keeps it there. Only the shell
-//!   (`lib.rs`, `persist`) calls them.
-//! - `compute`: results the state asks for (one trace's hints, the analysis as
-//!   JSON); they import no view.
-//! - `readers`: the core's readers of OpenTelemetry spans, Phoenix records and
-//!   TREC runs, loaded when a document first needs them (the document is read again).
+//! The split points come in two kinds, so that the page's state can reach the
+//! computations without reaching the views above it:
+//! - `views` (here): the tabs (Compare, Golden) and the Batch tab's floor sweep. The
+//!   page's shell owns what must outlive a tab (the Compare tab's state, its part of
+//!   the URL); the tab creates its state on first use under the shell's owner and
+//!   keeps it there. Only the shell (`lib.rs`, `persist`) calls them.
+//! - `deferred` (a folder of its own, below the state): results the state asks for
+//!   (one trace's hints, the analysis as JSON) and the core's readers of
+//!   OpenTelemetry spans, Phoenix records and TREC runs, loaded when a document first
+//!   needs them (the document is read again); they import no view and no state.
 //!
 //! One more split point is the reading of files itself (`state::loading`, the core's
 //! streamed reader and the block reader), fetched with the first file picked or dropped.
 
-pub(crate) mod compute;
-pub(crate) mod readers;
 pub(crate) mod views;
 
 /// Shows a lazily loaded tab: awaited where the build splits the page, called

@@ -3,7 +3,6 @@
 //! the settings in it) is the core's `config::link`; this adds the page's own words.
 
 use crate::state::{ListControls, ModeFilter, Sort, SortKey, View};
-pub(crate) use ragtrace_core::encode_component as encode;
 use ragtrace_core::{encode_settings, link_pairs, settings_from_pairs};
 use ragtrace_core::{ConfigError, Level, Settings};
 

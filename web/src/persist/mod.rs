@@ -13,7 +13,5 @@ mod hash;
 mod storage;
 mod sync;
 
-pub(crate) use hash::encode;
 pub(crate) use hash::sort_key_name;
-pub(crate) use storage::STORE_LIMIT;
 pub(crate) use sync::{apply_hash, forget, keep_cases_in_sync, keep_in_sync, restore};

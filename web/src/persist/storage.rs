@@ -11,9 +11,6 @@ pub(super) const SETTINGS_KEY: &str = "ragtrace.v1.settings";
 /// The Golden tab's cases file: `{"source": ..., "text": ...}`.
 pub(super) const CASES_KEY: &str = "ragtrace.v1.cases";
 
-/// Browsers give a page about 5 MB of localStorage (UTF-16); larger input is not
-/// remembered rather than half-remembered.
-pub(crate) const STORE_LIMIT: usize = 2 * 1024 * 1024;
 pub(super) const TOO_LARGE: &str =
     "This input is too large for the browser's storage: it will not survive a reload.";
 
@@ -41,7 +38,7 @@ pub(super) fn storage() -> Option<web_sys::Storage> {
 /// forgotten too, with a notice, rather than filling the browser's quota.
 pub(super) fn save_within_limit(state: AppState, key: &str, value: Option<String>) {
     match value {
-        Some(value) if value.len() > STORE_LIMIT => {
+        Some(value) if value.len() > crate::browser::STORE_LIMIT => {
             save(state, key, None);
             state.notice.set(Some(TOO_LARGE.to_owned()));
         }

@@ -7,8 +7,8 @@ use super::storage::{
     PASTE_KEY, SETTINGS_KEY, TOO_LARGE,
 };
 use crate::browser::after_paint;
-use crate::lazy::views::CompareLink;
 use crate::samples::Sample;
+use crate::state::compare_link::CompareLink;
 use crate::state::golden::{GoldenState, PASTED_CASES_SOURCE};
 use crate::state::{opening_document, AppState, Document, Origin, View};
 use leptos::prelude::*;

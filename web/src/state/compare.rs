@@ -459,7 +459,7 @@ impl CompareState {
                 parts.push("cmp.lost=1".to_owned());
             }
             if let Some(modes) = &c.mode_pair {
-                parts.push(["cmp.modes=", &crate::persist::encode(modes)].concat());
+                parts.push(["cmp.modes=", &ragtrace_core::encode_component(modes)].concat());
             }
         });
         if let Some(pair) = self.open_pair.get() {

@@ -3,7 +3,7 @@
 //! Try, which moves the knobs to a change after pinning the settings it started from.
 //!
 //! Neither is computed for the first paint: the trace's explanation comes out of a
-//! lazily loaded function (`lazy::compute::explain_trace`) when the trace is shown and after
+//! lazily loaded function (`deferred::compute::explain_trace`) when the trace is shown and after
 //! each knob move, and the golden cases' one is computed after the paint that a knob
 //! move makes, only while the Why missed panel is open.
 
@@ -38,7 +38,7 @@ pub(crate) fn trace_hints(state: AppState, index: usize) -> Signal<Option<Shared
         else {
             return;
         };
-        crate::lazy::compute::with_trace_hints(analysis.clone(), index, move |hints| {
+        crate::deferred::compute::with_trace_hints(analysis.clone(), index, move |hints| {
             if let Some(hints) = hints {
                 made.try_set(Some((analysis, hints)));
             }

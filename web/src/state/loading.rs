@@ -175,7 +175,7 @@ fn read_files_now(state: AppState, ticket: u64, files: Vec<File>) {
             let mut read = read_in_slices(state, ticket, &file, count - index - 1).await;
             if matches!(read, Err(Read::NeedsOtherReaders)) {
                 // Spans or a TREC run: the file is read again with their readers.
-                crate::lazy::readers::load_other_readers().await;
+                crate::deferred::readers::load_other_readers().await;
                 read = read_in_slices(state, ticket, &file, count - index - 1).await;
             }
             match read.map_err(|read| match read {
@@ -211,7 +211,7 @@ fn read_files_now(state: AppState, ticket: u64, files: Vec<File>) {
 /// Why a file was not read to its end.
 enum Read {
     Failed(JsValue),
-    /// It needs the readers of other stacks, not loaded yet (`lazy::readers`).
+    /// It needs the readers of other stacks, not loaded yet (`deferred::readers`).
     NeedsOtherReaders,
 }
 
@@ -249,7 +249,7 @@ async fn read_in_slices(
     other_readers_missed();
     let mut batch = ParsedBatch::default();
     // A file small enough to be remembered across reloads keeps its text.
-    let mut kept = (size <= crate::persist::STORE_LIMIT as u64).then(Vec::new);
+    let mut kept = (size <= crate::browser::STORE_LIMIT as u64).then(Vec::new);
     let blocks = FileBlocks::read(file, slice * SLICES_PER_READ, BLOCKS_IN_FLIGHT);
     let mut shown_bytes = 0;
     let budget_ms = task_budget_ms();

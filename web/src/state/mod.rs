@@ -9,6 +9,7 @@
 //! stages it reaches). Every number the page shows comes out of those memos.
 
 pub(crate) mod compare;
+pub(crate) mod compare_link;
 pub(crate) mod explain;
 pub(crate) mod golden;
 pub(crate) mod loading;
@@ -19,42 +20,10 @@ use leptos::prelude::*;
 use ragtrace_core::CanonicalLabel;
 use ragtrace_core::{analyze, Analysis, BatchAnalyzer, ConfigError, Level, ParsedBatch, Settings};
 use ragtrace_core::{other_readers_missed, parse_document, DocumentSummary};
-use std::ops::Deref;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A large value shared by memos and views without copying.
-///
-/// Two values are equal only when they are the same allocation: comparing whole
-/// analyses would cost as much as computing them, and a fresh computation is
-/// always worth propagating.
-#[derive(Debug)]
-pub struct Shared<T>(pub Arc<T>);
-
-impl<T> Shared<T> {
-    pub fn new(value: T) -> Self {
-        Shared(Arc::new(value))
-    }
-}
-
-impl<T> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared(Arc::clone(&self.0))
-    }
-}
-
-impl<T> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl<T> Deref for Shared<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
+pub(crate) use crate::shared::Shared;
 
 /// Where a loaded document came from; decides how it is remembered across reloads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +51,7 @@ pub(crate) struct Document {
     /// reloads (samples are remembered by name; large files by nothing).
     pub text: Option<Arc<str>>,
     /// Read before the readers of other stacks were loaded, which it needed: it is
-    /// read again once they are (`lazy::readers`).
+    /// read again once they are (`deferred::readers`).
     pub incomplete: bool,
 }
 
@@ -504,7 +473,7 @@ impl AppState {
             add();
         } else {
             leptos::task::spawn_local(async move {
-                crate::lazy::readers::load_other_readers().await;
+                crate::deferred::readers::load_other_readers().await;
                 add();
             });
         }
@@ -614,7 +583,7 @@ fn read_again_with_other_readers(
             return;
         }
         leptos::task::spawn_local(async move {
-            crate::lazy::readers::load_other_readers().await;
+            crate::deferred::readers::load_other_readers().await;
             documents.update(|docs| {
                 for doc in docs.iter_mut().filter(|d| d.incomplete) {
                     match doc.read_again() {

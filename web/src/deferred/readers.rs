@@ -1,5 +1,5 @@
 //! The core's readers of traces from other stacks (OpenTelemetry spans, Phoenix's
-//! span records, TREC runs), loaded lazily (see `lazy`): most documents are the
+//! span records, TREC runs), loaded lazily (see `deferred`): most documents are the
 //! service's own traces, and every file goes through one reader, so the split build
 //! leaves these readers out of the first load. A document read before they are in
 //! tells so (`ragtrace_core::other_readers_missed`), and the page loads them and

@@ -1,8 +1,8 @@
-//! The lazily loaded computations (see `lazy`): one trace's hints and the analysis as
+//! The lazily loaded computations (see `deferred`): one trace's hints and the analysis as
 //! the CLI's JSON. The state calls them; they import no view.
 
 use crate::hints::{hints, TraceHints};
-use crate::state::Shared;
+use crate::shared::Shared;
 use ragtrace_core::{explain_one, Analysis};
 
 /// The hints of the trace at `index` of `analysis` (made under `settings`), handed to
