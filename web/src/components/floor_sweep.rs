@@ -8,6 +8,7 @@
 //! so it runs after the paint of the knob move that asked for it, never in its frame;
 //! the chart shows the last one meanwhile, marked as pending.
 
+use crate::components::sweep_plot::PlotAxes;
 use crate::format::{count, number};
 use crate::state::golden::GoldenState;
 use crate::state::{AppState, Shared};
@@ -361,16 +362,8 @@ pub fn BatchFloorSection(panel: fn() -> AnyView) -> impl IntoView {
     }
 }
 
-/// Plot frame in pixels; the data are drawn in a nested 0..1 x 0..1 coordinate system
-/// (SVG does the scaling).
-const X_TICKS: [(&str, &str); 5] = [
-    ("0", "44"),
-    ("0.25", "169"),
-    ("0.5", "294"),
-    ("0.75", "419"),
-    ("1", "544"),
-];
-const Y_TICKS: [(&str, &str); 3] = [("0", "212"), ("0.5", "112"), ("1", "12")];
+// The plot frame is the threshold sweep's (`PlotAxes`): the data are drawn in a nested
+// 0..1 x 0..1 coordinate system (SVG does the scaling).
 
 fn points_attr(points: &[(f64, f64)]) -> String {
     points
@@ -395,27 +388,7 @@ fn FloorChart(
                 aria-label=desc
                 preserveAspectRatio="xMidYMid meet"
             >
-                <g class="axes">
-                    {X_TICKS
-                        .into_iter()
-                        .map(|(label, x)| {
-                            view! {
-                                <line class="grid" x1=x x2=x y1="12" y2="212"></line>
-                                <text x=x y="230" text-anchor="middle">{label}</text>
-                            }
-                        })
-                        .collect_view()}
-                    {Y_TICKS
-                        .into_iter()
-                        .map(|(label, y)| {
-                            view! {
-                                <line class="grid" x1="44" x2="544" y1=y y2=y></line>
-                                <text x="38" y=y text-anchor="end" dominant-baseline="middle">{label}</text>
-                            }
-                        })
-                        .collect_view()}
-                    <text x="294" y="247" text-anchor="middle" class="axis-title">"floor"</text>
-                </g>
+                <PlotAxes title="floor"/>
                 <svg
                     x="44"
                     y="12"

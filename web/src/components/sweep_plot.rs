@@ -119,6 +119,35 @@ fn points_attr(points: &[SweepPoint]) -> String {
         .join(" ")
 }
 
+/// The axes of a 0..1 x 0..1 plot in the 560 x 250 frame: grid lines, tick labels and
+/// the horizontal axis's title. The threshold sweep and the floor sweeps share them.
+#[component]
+pub(crate) fn PlotAxes(title: &'static str) -> impl IntoView {
+    view! {
+        <g class="axes">
+            {X_TICKS
+                .into_iter()
+                .map(|(label, x)| {
+                    view! {
+                        <line class="grid" x1=x x2=x y1="12" y2="212"></line>
+                        <text x=x y="230" text-anchor="middle">{label}</text>
+                    }
+                })
+                .collect_view()}
+            {Y_TICKS
+                .into_iter()
+                .map(|(label, y)| {
+                    view! {
+                        <line class="grid" x1="44" x2="544" y1=y y2=y></line>
+                        <text x="38" y=y text-anchor="end" dominant-baseline="middle">{label}</text>
+                    }
+                })
+                .collect_view()}
+            <text x="294" y="247" text-anchor="middle" class="axis-title">{title}</text>
+        </g>
+    }
+}
+
 #[component]
 pub(crate) fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
     // Which lines and markers exist changes far less often than where they run: the
@@ -139,27 +168,7 @@ pub(crate) fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>)
                 <desc id="sweep-desc">
                     "Fraction of traces (vertical, 0 to 1) whose top quality reaches each threshold (horizontal, 0 to 1), per mode, with the current thresholds as vertical lines."
                 </desc>
-                <g class="axes">
-                    {X_TICKS
-                        .into_iter()
-                        .map(|(label, x)| {
-                            view! {
-                                <line class="grid" x1=x x2=x y1="12" y2="212"></line>
-                                <text x=x y="230" text-anchor="middle">{label}</text>
-                            }
-                        })
-                        .collect_view()}
-                    {Y_TICKS
-                        .into_iter()
-                        .map(|(label, y)| {
-                            view! {
-                                <line class="grid" x1="44" x2="544" y1=y y2=y></line>
-                                <text x="38" y=y text-anchor="end" dominant-baseline="middle">{label}</text>
-                            }
-                        })
-                        .collect_view()}
-                    <text x="294" y="247" text-anchor="middle" class="axis-title">"threshold t"</text>
-                </g>
+                <PlotAxes title="threshold t"/>
                 <svg
                     x=LEFT
                     y=TOP
