@@ -238,9 +238,11 @@ fn line_shards_of_a_file_merge_into_its_summary() {
     std::fs::write(&whole_file, lines.join("\n")).expect("a temporary file");
     let whole = ragtrace(&["analyze", "--summary", "--sweep", whole_file.as_str()]);
     let printed = String::from_utf8_lossy(&whole.stdout).into_owned();
-    // Unnamed traces of later shards are named by their position in the file (a
-    // blank line takes none, a line of two non-objects two).
-    assert!(printed.contains("[\"#21\",\"#27\"]"), "{printed}");
+    // Unnamed traces of later shards are named by their position in the file, `#`
+    // and the position (a blank line takes none, a line of two non-objects two).
+    let by_position = |position: usize| format!("\"#{position}\"");
+    let expected = format!("[{},{}]", by_position(21), by_position(27));
+    assert!(printed.contains(&expected), "{printed}");
 
     let mut partials = Vec::new();
     for (i, start) in [0usize, 7, 8, 19, 25].into_iter().enumerate().rev() {
