@@ -395,14 +395,20 @@ fn the_defaults_change_no_output_of_the_samples_and_fixtures() {
     assert!(compared >= 6, "only {compared} files of traces");
 }
 
-/// The acceptedIf of each candidate below the floor, as explain lists it.
-fn accepted_if(settings: &Settings) -> Vec<(String, Value)> {
+/// `TRACE`'s candidates as explain lists them under `settings`.
+fn explained_candidates(settings: &Settings) -> Vec<Value> {
     let batch = parse_document("t.json", TRACE);
     let explained = ragtrace_core::explain(&batch, settings, None).expect("valid settings");
     let json = serde_json::to_value(&explained).expect("serialises");
     json["traces"][0]["candidates"]
         .as_array()
         .expect("candidates")
+        .clone()
+}
+
+/// The acceptedIf of each candidate below the floor, as explain lists it.
+fn accepted_if(settings: &Settings) -> Vec<(String, Value)> {
+    explained_candidates(settings)
         .iter()
         .filter(|c| c["status"] == "below_floor")
         .map(|c| {
@@ -543,12 +549,7 @@ fn a_case_below_the_floor_is_found_by_the_nearest_lower_floor() {
 
 /// Each candidate's docId, status and `droppedIf` in `TRACE` under `settings`.
 fn dropped_if(settings: &Settings) -> Vec<(String, String, Value)> {
-    let batch = parse_document("t.json", TRACE);
-    let explained = ragtrace_core::explain(&batch, settings, None).expect("valid settings");
-    let json = serde_json::to_value(&explained).expect("serialises");
-    json["traces"][0]["candidates"]
-        .as_array()
-        .expect("candidates")
+    explained_candidates(settings)
         .iter()
         .map(|c| {
             let text = |key: &str| c[key].as_str().unwrap_or("").to_owned();
