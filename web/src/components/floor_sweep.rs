@@ -8,7 +8,7 @@
 //! so it runs after the paint of the knob move that asked for it, never in its frame;
 //! the chart shows the last one meanwhile, marked as pending.
 
-use crate::components::sweep_plot::PlotAxes;
+use crate::components::sweep_plot::{marker_line, PlotArea, PlotAxes};
 use crate::format::{count, number};
 use crate::state::golden::GoldenState;
 use crate::state::{AppState, Shared};
@@ -389,36 +389,12 @@ fn FloorChart(
                 preserveAspectRatio="xMidYMid meet"
             >
                 <PlotAxes title="floor"/>
-                <svg
-                    x="44"
-                    y="12"
-                    width="500"
-                    height="200"
-                    viewBox="0 0 1 1"
-                    preserveAspectRatio="none"
-                    overflow="visible"
-                >
-                    <g transform="matrix(1 0 0 -1 0 1)">
+                <PlotArea>
                         {move || {
                             markers
                                 .get()
                                 .into_iter()
-                                .map(|m| {
-                                    view! {
-                                        <line
-                                            class=format!("marker {}", m.class)
-                                            data-marker=m.name
-                                            data-at=m.at.to_string()
-                                            x1=m.at
-                                            x2=m.at
-                                            y1="0"
-                                            y2="1"
-                                            vector-effect="non-scaling-stroke"
-                                        >
-                                            <title>{m.label}</title>
-                                        </line>
-                                    }
-                                })
+                                .map(|m| marker_line(m.class, m.name, m.at, m.label))
                                 .collect_view()
                         }}
                         {move || {
@@ -440,8 +416,7 @@ fn FloorChart(
                                 })
                                 .collect_view()
                         }}
-                    </g>
-                </svg>
+                </PlotArea>
             </svg>
             <figcaption class="legend">
                 {move || {

@@ -148,6 +148,48 @@ pub(crate) fn PlotAxes(title: &'static str) -> impl IntoView {
     }
 }
 
+/// The plot's data area inside the axes: a 0..1 x 0..1 coordinate system (SVG does
+/// the scaling) whose vertical axis is flipped, 1 at the top.
+#[component]
+pub(crate) fn PlotArea(children: Children) -> impl IntoView {
+    view! {
+        <svg
+            x=LEFT
+            y=TOP
+            width=WIDTH
+            height=HEIGHT
+            viewBox="0 0 1 1"
+            preserveAspectRatio="none"
+            overflow="visible"
+        >
+            <g transform="matrix(1 0 0 -1 0 1)">{children()}</g>
+        </svg>
+    }
+}
+
+/// A vertical marker across the data area at `at`, with `title` as its tooltip.
+pub(crate) fn marker_line(
+    class: &str,
+    name: &'static str,
+    at: f64,
+    title: String,
+) -> impl IntoView {
+    view! {
+        <line
+            class=format!("marker {class}")
+            data-marker=name
+            data-at=at.to_string()
+            x1=at
+            x2=at
+            y1="0"
+            y2="1"
+            vector-effect="non-scaling-stroke"
+        >
+            <title>{title}</title>
+        </line>
+    }
+}
+
 #[component]
 pub(crate) fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>) -> impl IntoView {
     // Which lines and markers exist changes far less often than where they run: the
@@ -169,35 +211,13 @@ pub(crate) fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>)
                     "Fraction of traces (vertical, 0 to 1) whose top quality reaches each threshold (horizontal, 0 to 1), per mode, with the current thresholds as vertical lines."
                 </desc>
                 <PlotAxes title="threshold t"/>
-                <svg
-                    x=LEFT
-                    y=TOP
-                    width=WIDTH
-                    height=HEIGHT
-                    viewBox="0 0 1 1"
-                    preserveAspectRatio="none"
-                    overflow="visible"
-                >
-                    // Flip the vertical axis: fraction 1 at the top.
-                    <g transform="matrix(1 0 0 -1 0 1)">
+                <PlotArea>
                         {move || {
                             markers
                                 .get()
                                 .into_iter()
                                 .map(|m| {
-                                    view! {
-                                        <line
-                                            class=format!("marker {}", m.class)
-                                            data-marker=m.name
-                                            x1=m.at
-                                            x2=m.at
-                                            y1="0"
-                                            y2="1"
-                                            vector-effect="non-scaling-stroke"
-                                        >
-                                            <title>{format!("{} = {}", m.name, number(m.at))}</title>
-                                        </line>
-                                    }
+                                    marker_line(m.class, m.name, m.at, format!("{} = {}", m.name, number(m.at)))
                                 })
                                 .collect_view()
                         }}
@@ -228,8 +248,7 @@ pub(crate) fn SweepPlot(lines: Memo<Vec<SweepLine>>, markers: Memo<Vec<Marker>>)
                                 })
                                 .collect_view()
                         }}
-                    </g>
-                </svg>
+                </PlotArea>
             </svg>
             <figcaption class="legend">
                 {move || {
