@@ -4,7 +4,7 @@
 use super::model::{DocumentSummary, ParsedBatch, Trace};
 use super::numbers::{original_column, JsonFailure};
 use super::parts::{Place, Sink};
-use super::shapes::{end_of_document, is_wrapper, read_object, ShapeState};
+use super::shapes::{end_of_document, is_wrapper, read_object, read_traces_data, ShapeState};
 use super::visitors::{BatchSink, Item, RawObject, Top, TopSeed};
 use crate::diagnostic::{InputError, InputErrorCode};
 use crate::input_errors::{keep, omitted_total, OmittedInputErrors};
@@ -248,6 +248,15 @@ impl Builder {
         let mut shapes = std::mem::take(&mut self.shapes);
         read_object(o, place, &mut shapes, self);
         self.shapes = shapes;
+    }
+
+    /// A document that is an OTLP `TracesData` object, read from its text; `false`
+    /// when it is not one, and nothing was read.
+    pub(super) fn traces_data(&mut self, text: &str, place: Place) -> bool {
+        let mut shapes = std::mem::take(&mut self.shapes);
+        let read = read_traces_data(text, place, &mut shapes, self);
+        self.shapes = shapes;
+        read
     }
 
     fn share_pending(&mut self) {

@@ -119,6 +119,9 @@ fn read_top(
     pointer: &str,
     line: Option<(usize, &str)>,
 ) -> Result<(), JsonFailure> {
+    if builder.traces_data(text, parts::Place { pointer, line }) {
+        return Ok(());
+    }
     let mut batch = Batch {
         builder,
         pointer,

@@ -694,3 +694,125 @@ fn spans_waiting_for_their_retrieval_are_bounded_while_streaming() {
     assert_eq!(batch.traces[76].position, 77);
     assert_eq!(batch.traces[1099].query.as_deref(), Some("query 1099"));
 }
+
+/// A TracesData line is read from its text without a JSON tree (the fast way), and the
+/// same object already parsed (as the JS API passes it, or inside an array) is read
+/// through the tree: both give the same traces and the same findings, on every span
+/// fixture and on spans with values of every wrong type.
+#[test]
+fn text_and_parsed_spans_read_alike() {
+    let mut documents: Vec<Value> = [
+        "otel/llamaindex-cosine.jsonl",
+        "otel/empty-retrieval.jsonl",
+        "otel/reranker.jsonl",
+        "otel/attribute-limit.jsonl",
+        "otel/genai-semconv.jsonl",
+        "otel/scores-cosineDistance.jsonl",
+    ]
+    .iter()
+    .flat_map(|name| {
+        common::fixture(name)
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect::<Vec<Value>>()
+    })
+    .collect();
+    let mut data = line(COSINE, 1);
+    let span = &mut spans(&mut data)[3];
+    for (key, value) in [
+        (
+            "retrieval.documents.0.document.score",
+            json!({"stringValue": 5}),
+        ),
+        (
+            "retrieval.documents.1.document.score",
+            json!({"intValue": "x", "doubleValue": 0.5}),
+        ),
+        (
+            "retrieval.documents.2.document.id",
+            json!({"intValue": 9_223_372_036_854_775_808u64}),
+        ),
+        ("retrieval.documents.3.document.content", json!([1, 2])),
+        (
+            "retrieval.documents.4.document.metadata",
+            json!({"kvlistValue": {"values": [{"key": "file_name", "value": {"stringValue": "k.md"}}, {"key": 3}]}}),
+        ),
+        (
+            "input.value",
+            json!({"textValue": "q", "stringValue": null}),
+        ),
+        (
+            "extra.list",
+            json!({"arrayValue": {"values": [{"doubleValue": "Infinity"}, {"boolValue": true}, null]}}),
+        ),
+    ] {
+        set_attribute(span, key, value);
+    }
+    span["droppedAttributesCount"] = json!("2");
+    span["traceId"] = json!(7);
+    attributes(span).push(json!("not an attribute"));
+    spans(&mut data).push(json!(["not a span"]));
+    documents.push(data);
+    documents.push(json!({"resourceSpans": [{"scopeSpans": {"spans": []}}, 3, {"scopeSpans": [{"spans": "x"}, null]}]}));
+    documents.push(json!({"resourceSpans": null}));
+
+    let shown = |batch: &ParsedBatch| {
+        let traces: Vec<String> = batch.traces.iter().map(|t| format!("{t:?}")).collect();
+        let errors: Vec<(Option<String>, String)> = batch
+            .errors
+            .iter()
+            .map(|e| (e.path.clone(), e.message.clone()))
+            .collect();
+        let skipped: Vec<usize> = batch.documents.iter().map(|d| d.skipped_spans).collect();
+        (traces, errors, skipped)
+    };
+    for document in &documents {
+        let text = document.to_string();
+        let from_text = parse_document("spans.json", &text);
+        let from_value = parse_value("spans.json", document);
+        assert_eq!(shown(&from_text), shown(&from_value), "{text}");
+    }
+    // The wrong values above are each reported, as the tree reads them.
+    let batch = parse_document("spans.json", &documents[documents.len() - 3].to_string());
+    // A traceId that is not a string is absent, so the inner retrieval span no longer
+    // joins this one: it is a trace of its own.
+    assert_eq!(batch.traces.len(), 2, "{:?}", batch.errors);
+    let trace = &batch.traces[0];
+    assert_eq!(trace.candidates().len(), 6);
+    let messages: Vec<&str> = trace
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(messages.contains(&"retrieval.documents.0.document.score: expected a number, got stringValue holds a number; treated as absent"), "{messages:?}");
+    assert!(messages.contains(&"retrieval.documents.2.document.id: expected a string, got intValue 9223372036854775808 is not a 64-bit integer; treated as absent"), "{messages:?}");
+    assert!(messages.contains(&"retrieval.documents.3.document.content: expected a string, got expected an AnyValue object, got an array; treated as absent"), "{messages:?}");
+    assert!(
+        messages
+            .contains(&"input.value: expected a string, got not an AnyValue; treated as absent"),
+        "{messages:?}"
+    );
+    assert_eq!(&*trace.candidates()[4].doc_id, "k.md");
+    // The line's two embedding spans, and the array where a span should be.
+    assert_eq!(batch.documents[0].skipped_spans, 3);
+    let wrong = parse_document("spans.json", &documents[documents.len() - 2].to_string());
+    let places: Vec<(&str, &str)> = wrong
+        .errors
+        .iter()
+        .map(|e| (e.path.as_deref().unwrap_or(""), e.message.as_str()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (
+                "/resourceSpans/0/scopeSpans",
+                "scopeSpans must be an array, got an object; its spans are not read"
+            ),
+            (
+                "/resourceSpans/2/scopeSpans/0/spans",
+                "spans must be an array, got a string; its spans are not read"
+            ),
+        ]
+    );
+}

@@ -64,12 +64,14 @@ const SHAPES: &[Shape] = &[
 #[derive(Clone, Copy)]
 pub(in crate::input) struct SpanReaders {
     otlp: fn(RawObject, Place, &mut otlp::Retrievals, &mut dyn Sink),
+    otlp_text: fn(&str, Place, &mut otlp::Retrievals, &mut dyn Sink) -> bool,
     phoenix: fn(RawObject, Place, &mut otlp::Retrievals, &mut dyn Sink),
     end: fn(&mut ShapeState, &mut dyn Sink),
 }
 
 const SPAN_READERS: SpanReaders = SpanReaders {
     otlp: otlp::read,
+    otlp_text: otlp::read_text,
     phoenix: phoenix::read,
     end: |state, sink| {
         state.retrievals.end(sink);
@@ -182,6 +184,31 @@ pub(super) fn read_object(
             sink.fail(place, code, message);
         }
     }
+}
+
+/// A document (or JSON Lines line) that starts as an OTLP `TracesData` object does,
+/// read by the span reader from its text, without the JSON tree every other object's
+/// unknown fields are kept as; `false` when it is no such object (it has other fields,
+/// or is not JSON), and nothing was read: it is then read as every document is.
+pub(super) fn read_traces_data(
+    text: &str,
+    place: Place,
+    state: &mut ShapeState,
+    sink: &mut dyn Sink,
+) -> bool {
+    let starts_as_traces_data = text
+        .trim_start()
+        .strip_prefix('{')
+        .is_some_and(|rest| rest.trim_start().starts_with("\"resourceSpans\""));
+    if !starts_as_traces_data {
+        return false;
+    }
+    let Some(readers) = other_readers() else {
+        return false;
+    };
+    let read = (readers.otlp_text)(text, place, &mut state.retrievals, sink);
+    state.spans_seen |= read;
+    read
 }
 
 /// The end of a document: what the shapes still hold becomes traces.

@@ -7,7 +7,7 @@
 //! one nesting rule. Findings are located by the record's column
 //! (`attributes.retrieval.documents.0.document.score`).
 
-use super::otlp::{read_span, Retrievals};
+use super::otlp::{read_span, Retrievals, Span};
 use crate::diagnostic::InputErrorCode;
 use crate::input::model::Trace;
 use crate::input::parts::{Place, Sink};
@@ -33,7 +33,7 @@ pub(in crate::input::shapes) fn read(
 ) {
     let span = as_otlp_span(std::mem::take(&mut o.extra));
     let mut sink = ColumnPaths(sink);
-    let read = read_span(&span, place, held, &mut sink);
+    let read = read_span(&Span::of_value(&span), place, held, &mut sink);
     sink.skipped_spans(usize::from(!read));
 }
 

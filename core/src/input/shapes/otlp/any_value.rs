@@ -2,13 +2,23 @@
 //! decimal string or a number), `doubleValue` (a number, or `"NaN"`, `"Infinity"`,
 //! `"-Infinity"` as protobuf's JSON mapping writes them), `arrayValue.values`,
 //! `kvlistValue.values`, `bytesValue`, and the empty AnyValue `{}` (no value set).
+//!
+//! It is decoded as it is read, from the text or from a parsed JSON value alike:
+//! strings stay borrowed from the text where they have no escapes, and an array (an
+//! embedding's vector, say) is one allocation, not one map per element. Reading never
+//! fails: what is not an AnyValue is [`AnyValue::Bad`], saying what it is instead.
 
+use super::lenient::{Lenient, Listed, MapVisitor, ObjectOr, Text};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
 
 /// One decoded AnyValue.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Any<'a> {
-    Str(&'a str),
+pub(super) enum AnyValue<'a> {
+    Str(Cow<'a, str>),
     Bool(bool),
     Int(i64),
     /// A double; `written_as_text` when protobuf's JSON mapping wrote it as a string
@@ -17,133 +27,344 @@ pub(super) enum Any<'a> {
         value: f64,
         written_as_text: bool,
     },
-    Array(&'a [Value]),
-    Kvlist(&'a [Value]),
-    Bytes(&'a str),
+    Array(Vec<AnyValue<'a>>),
+    Kvlist(Vec<KeyValue<'a>>),
+    Bytes(Cow<'a, str>),
     /// `{}`: no value set.
     Empty,
     /// Not an AnyValue; what it is instead.
     Bad(String),
 }
 
-impl Any<'_> {
+/// An attribute, or an entry of a kvlist: `{"key": ..., "value": AnyValue}`. A key that
+/// is not a string is `None` (the entry is skipped); a missing value is the empty one.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct KeyValue<'a> {
+    pub(super) key: Option<Cow<'a, str>>,
+    pub(super) value: AnyValue<'a>,
+}
+
+impl AnyValue<'_> {
     /// The JSON type a person would call it, for messages.
     pub(super) fn type_name(&self) -> &'static str {
         match self {
-            Any::Str(_) => "a string (stringValue)",
-            Any::Bool(_) => "a boolean (boolValue)",
-            Any::Int(_) => "an integer (intValue)",
-            Any::Double { .. } => "a double (doubleValue)",
-            Any::Array(_) => "an array (arrayValue)",
-            Any::Kvlist(_) => "a key-value list (kvlistValue)",
-            Any::Bytes(_) => "bytes (bytesValue)",
-            Any::Empty => "an empty value",
-            Any::Bad(_) => "not an AnyValue",
+            AnyValue::Str(_) => "a string (stringValue)",
+            AnyValue::Bool(_) => "a boolean (boolValue)",
+            AnyValue::Int(_) => "an integer (intValue)",
+            AnyValue::Double { .. } => "a double (doubleValue)",
+            AnyValue::Array(_) => "an array (arrayValue)",
+            AnyValue::Kvlist(_) => "a key-value list (kvlistValue)",
+            AnyValue::Bytes(_) => "bytes (bytesValue)",
+            AnyValue::Empty => "an empty value",
+            AnyValue::Bad(_) => "not an AnyValue",
+        }
+    }
+
+    /// The value as plain JSON, to be shown (an unknown attribute, a kvlist's value).
+    pub(super) fn to_json(&self) -> Value {
+        match self {
+            AnyValue::Str(s) | AnyValue::Bytes(s) => Value::String(s.clone().into_owned()),
+            AnyValue::Bool(b) => Value::Bool(*b),
+            AnyValue::Int(i) => Value::from(*i),
+            AnyValue::Double { value, .. } => serde_json::Number::from_f64(*value)
+                .map_or_else(|| Value::String(value.to_string()), Value::Number),
+            AnyValue::Array(values) => Value::Array(values.iter().map(AnyValue::to_json).collect()),
+            AnyValue::Kvlist(entries) => Value::Object(kvlist_to_json(entries)),
+            AnyValue::Empty => Value::Null,
+            AnyValue::Bad(why) => Value::String(why.clone()),
+        }
+    }
+
+    /// A plain JSON value (the GenAI conventions' documents written as JSON text) as the
+    /// AnyValue holding it; an object becomes the JSON text OpenInference writes for
+    /// metadata.
+    pub(super) fn of_plain(plain: &Value) -> AnyValue<'static> {
+        match plain {
+            Value::String(s) => AnyValue::Str(Cow::Owned(s.clone())),
+            Value::Bool(b) => AnyValue::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => AnyValue::Int(i),
+                None => AnyValue::Double {
+                    value: n.as_f64().unwrap_or(f64::NAN),
+                    written_as_text: false,
+                },
+            },
+            Value::Array(items) => AnyValue::Array(items.iter().map(AnyValue::of_plain).collect()),
+            Value::Object(_) => AnyValue::Str(Cow::Owned(plain.to_string())),
+            Value::Null => AnyValue::Empty,
         }
     }
 }
 
-pub(super) fn decode(value: &Value) -> Any<'_> {
-    let Some(object) = value.as_object() else {
-        return match value {
-            Value::Null => Any::Empty,
-            other => Any::Bad(format!(
-                "expected an AnyValue object, got {}",
-                json_type(other)
-            )),
-        };
-    };
-    let Some((key, inner)) = object.iter().find(|(_, v)| !v.is_null()) else {
-        return Any::Empty;
-    };
-    match (key.as_str(), inner) {
-        ("stringValue", Value::String(s)) => Any::Str(s),
-        ("boolValue", Value::Bool(b)) => Any::Bool(*b),
-        ("intValue", Value::Number(n)) => match n.as_i64() {
-            Some(i) => Any::Int(i),
-            None => Any::Bad(format!("intValue {n} is not a 64-bit integer")),
-        },
-        ("intValue", Value::String(s)) => match s.trim().parse::<i64>() {
-            Ok(i) => Any::Int(i),
-            Err(_) => Any::Bad(format!("intValue {s:?} is not a 64-bit integer")),
-        },
-        ("doubleValue", Value::Number(n)) => Any::Double {
-            value: n.as_f64().unwrap_or(f64::NAN),
-            written_as_text: false,
-        },
-        ("doubleValue", Value::String(s)) => match s.as_str() {
-            "NaN" => Any::Double {
-                value: f64::NAN,
-                written_as_text: true,
-            },
-            "Infinity" => Any::Double {
-                value: f64::INFINITY,
-                written_as_text: true,
-            },
-            "-Infinity" => Any::Double {
-                value: f64::NEG_INFINITY,
-                written_as_text: true,
-            },
-            other => match other.parse::<f64>() {
-                Ok(value) => Any::Double {
-                    value,
-                    written_as_text: true,
-                },
-                Err(_) => Any::Bad(format!("doubleValue {other:?} is not a number")),
-            },
-        },
-        ("arrayValue", Value::Object(array)) => Any::Array(values_of(array)),
-        ("kvlistValue", Value::Object(list)) => Any::Kvlist(values_of(list)),
-        ("bytesValue", Value::String(s)) => Any::Bytes(s),
-        (key, other) => Any::Bad(format!("{key} holds {}", json_type(other))),
-    }
-}
-
-/// `{"values": [...]}`; anything else reads as no values.
-fn values_of(object: &Map<String, Value>) -> &[Value] {
-    object
-        .get("values")
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
-/// An AnyValue as plain JSON, to be shown (an unknown attribute, a kvlist's value).
-pub(super) fn to_json(value: &Value) -> Value {
-    match decode(value) {
-        Any::Str(s) | Any::Bytes(s) => Value::String(s.to_owned()),
-        Any::Bool(b) => Value::Bool(b),
-        Any::Int(i) => Value::from(i),
-        Any::Double { value, .. } => serde_json::Number::from_f64(value)
-            .map_or_else(|| Value::String(value.to_string()), Value::Number),
-        Any::Array(values) => Value::Array(values.iter().map(to_json).collect()),
-        Any::Kvlist(values) => Value::Object(kvlist_to_json(values)),
-        Any::Empty => Value::Null,
-        Any::Bad(_) => value.clone(),
-    }
-}
-
-/// A kvlist's `{key, value}` entries as a JSON object.
-pub(super) fn kvlist_to_json(values: &[Value]) -> Map<String, Value> {
-    values
+/// A kvlist's entries as a JSON object.
+pub(super) fn kvlist_to_json(entries: &[KeyValue]) -> Map<String, Value> {
+    entries
         .iter()
-        .filter_map(|entry| {
-            let key = entry.get("key")?.as_str()?;
-            Some((
-                key.to_owned(),
-                entry.get("value").map_or(Value::Null, to_json),
-            ))
-        })
+        .filter_map(|entry| Some((entry.key.as_deref()?.to_owned(), entry.value.to_json())))
         .collect()
 }
 
-pub(super) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+impl<'de> Deserialize<'de> for AnyValue<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ObjectOr(AnyValueVisitor))
+    }
+}
+
+impl<'de> Deserialize<'de> for KeyValue<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ObjectOr(KeyValueVisitor))
+    }
+}
+
+struct AnyValueVisitor;
+
+/// The AnyValue's members by name, in the order a JSON object's keys sort: when more
+/// than one is set, the first of them is the value (as a parsed JSON object, whose
+/// keys are sorted, gives it).
+const MEMBERS: [&str; 7] = [
+    "arrayValue",
+    "boolValue",
+    "bytesValue",
+    "doubleValue",
+    "intValue",
+    "kvlistValue",
+    "stringValue",
+];
+
+impl<'de> MapVisitor<'de> for AnyValueVisitor {
+    type Value = AnyValue<'de>;
+    fn other(self, found: &'static str) -> AnyValue<'de> {
+        match found {
+            "null" => AnyValue::Empty,
+            found => AnyValue::Bad(format!("expected an AnyValue object, got {found}")),
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        // The last of a repeated member counts, as in a parsed object; null is unset.
+        let mut members: [Option<AnyValue<'de>>; 7] = Default::default();
+        let mut unknown: Option<(Cow<'de, str>, AnyValue<'de>)> = None;
+        while let Some(Text(key)) = map.next_key::<Text>()? {
+            match MEMBERS.iter().position(|name| *name == key) {
+                Some(slot) => members[slot] = map.next_value_seed(Member(slot))?,
+                None => {
+                    let found = map.next_value_seed(KindOnly)?;
+                    if let Some(found) = found {
+                        if unknown.as_ref().is_none_or(|(name, _)| key <= *name) {
+                            let why = AnyValue::Bad(format!("{key} holds {found}"));
+                            unknown = Some((key, why));
+                        }
+                    }
+                }
+            }
+        }
+        let known = MEMBERS
+            .iter()
+            .zip(members)
+            .find_map(|(name, member)| Some((*name, member?)));
+        Ok(match (known, unknown) {
+            (Some((name, value)), Some((other, why))) => {
+                if *other < *name {
+                    why
+                } else {
+                    value
+                }
+            }
+            (Some((_, value)), None) => value,
+            (None, Some((_, why))) => why,
+            (None, None) => AnyValue::Empty,
+        })
+    }
+}
+
+/// One member of an AnyValue, by its slot in [`MEMBERS`]; `None` for null.
+struct Member(usize);
+
+impl<'de> DeserializeSeed<'de> for Member {
+    type Value = Option<AnyValue<'de>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl Member {
+    fn name(&self) -> &'static str {
+        MEMBERS.get(self.0).copied().unwrap_or("value")
+    }
+
+    fn holds(&self, found: &str) -> Option<AnyValue<'static>> {
+        Some(AnyValue::Bad(format!("{} holds {found}", self.name())))
+    }
+
+    fn text<'de>(&self, s: Cow<'de, str>) -> Option<AnyValue<'de>> {
+        match self.name() {
+            "stringValue" => Some(AnyValue::Str(s)),
+            "bytesValue" => Some(AnyValue::Bytes(s)),
+            "intValue" => Some(match s.trim().parse::<i64>() {
+                Ok(i) => AnyValue::Int(i),
+                Err(_) => AnyValue::Bad(format!("intValue {s:?} is not a 64-bit integer")),
+            }),
+            "doubleValue" => Some(match s.as_ref() {
+                "NaN" => double_text(f64::NAN),
+                "Infinity" => double_text(f64::INFINITY),
+                "-Infinity" => double_text(f64::NEG_INFINITY),
+                other => match other.parse::<f64>() {
+                    Ok(value) => double_text(value),
+                    Err(_) => AnyValue::Bad(format!("doubleValue {other:?} is not a number")),
+                },
+            }),
+            _ => self.holds("a string"),
+        }
+    }
+
+    fn number(
+        &self,
+        value: f64,
+        integer: Option<i64>,
+        written: &dyn fmt::Display,
+    ) -> Option<AnyValue<'static>> {
+        match self.name() {
+            "doubleValue" => Some(AnyValue::Double {
+                value,
+                written_as_text: false,
+            }),
+            "intValue" => Some(match integer {
+                Some(i) => AnyValue::Int(i),
+                None => AnyValue::Bad(format!("intValue {written} is not a 64-bit integer")),
+            }),
+            _ => self.holds("a number"),
+        }
+    }
+}
+
+fn double_text(value: f64) -> AnyValue<'static> {
+    AnyValue::Double {
+        value,
+        written_as_text: true,
+    }
+}
+
+impl<'de> Visitor<'de> for Member {
+    type Value = Option<AnyValue<'de>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an AnyValue member")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(match self.name() {
+            "boolValue" => Some(AnyValue::Bool(v)),
+            _ => self.holds("a boolean"),
+        })
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(self.number(v as f64, i64::try_from(v).ok(), &v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(self.number(v as f64, Some(v), &v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(self.number(v, None, &v))
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(self.text(Cow::Borrowed(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(self.text(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(self.text(Cow::Owned(v)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(self.holds("an array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let name = self.name();
+        if name != "arrayValue" && name != "kvlistValue" {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(self.holds("an object"));
+        }
+        // `{"values": [...]}`; anything else reads as no values.
+        let mut values = None;
+        while let Some(Text(key)) = map.next_key::<Text>()? {
+            if key == "values" {
+                values = Some(if name == "arrayValue" {
+                    AnyValue::Array(items(map.next_value::<Listed<AnyValue>>()?))
+                } else {
+                    AnyValue::Kvlist(items(map.next_value::<Listed<KeyValue>>()?))
+                });
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(Some(values.unwrap_or_else(|| {
+            if name == "arrayValue" {
+                AnyValue::Array(Vec::new())
+            } else {
+                AnyValue::Kvlist(Vec::new())
+            }
+        })))
+    }
+}
+
+/// A list's elements; anything that is not an array has none.
+fn items<T>(listed: Listed<T>) -> Vec<T> {
+    match listed {
+        Listed::Items(items) => items,
+        _ => Vec::new(),
+    }
+}
+
+/// Only what JSON type a value is (`None` for null), its contents skipped.
+struct KindOnly;
+
+impl<'de> DeserializeSeed<'de> for KindOnly {
+    type Value = Option<&'static str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(ObjectOr(self))
+    }
+}
+
+impl<'de> MapVisitor<'de> for KindOnly {
+    type Value = Option<&'static str>;
+    fn other(self, found: &'static str) -> Self::Value {
+        Some(found).filter(|found| *found != "null")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Some("an object"))
+    }
+}
+
+struct KeyValueVisitor;
+
+impl<'de> MapVisitor<'de> for KeyValueVisitor {
+    type Value = KeyValue<'de>;
+    fn other(self, _: &'static str) -> KeyValue<'de> {
+        KeyValue {
+            key: None,
+            value: AnyValue::Empty,
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entry = KeyValue {
+            key: None,
+            value: AnyValue::Empty,
+        };
+        while let Some(Text(name)) = map.next_key::<Text>()? {
+            match name.as_ref() {
+                "key" => entry.key = map.next_value::<Lenient<Text>>()?.0.map(|Text(key)| key),
+                "value" => entry.value = map.next_value()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(entry)
     }
 }
 
@@ -152,35 +373,103 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn decode(value: &Value) -> AnyValue<'_> {
+        AnyValue::deserialize(value).unwrap_or(AnyValue::Empty)
+    }
+
+    fn from_text(text: &str) -> AnyValue<'_> {
+        serde_json::from_str(text).unwrap_or(AnyValue::Empty)
+    }
+
     #[test]
     fn every_kind_of_any_value_decodes() {
-        assert_eq!(decode(&json!({"stringValue": "q"})), Any::Str("q"));
-        assert_eq!(decode(&json!({"boolValue": true})), Any::Bool(true));
-        assert_eq!(decode(&json!({"intValue": "3"})), Any::Int(3));
-        assert_eq!(decode(&json!({"intValue": 3})), Any::Int(3));
+        assert_eq!(
+            decode(&json!({"stringValue": "q"})),
+            AnyValue::Str("q".into())
+        );
+        assert_eq!(decode(&json!({"boolValue": true})), AnyValue::Bool(true));
+        assert_eq!(decode(&json!({"intValue": "3"})), AnyValue::Int(3));
+        assert_eq!(decode(&json!({"intValue": 3})), AnyValue::Int(3));
         assert_eq!(
             decode(&json!({"doubleValue": 0.5})),
-            Any::Double {
+            AnyValue::Double {
                 value: 0.5,
                 written_as_text: false
             }
         );
         assert!(matches!(
             decode(&json!({"doubleValue": "NaN"})),
-            Any::Double { value, written_as_text: true } if value.is_nan()
+            AnyValue::Double { value, written_as_text: true } if value.is_nan()
         ));
-        assert_eq!(decode(&json!({})), Any::Empty);
+        assert_eq!(decode(&json!({})), AnyValue::Empty);
         assert_eq!(
-            to_json(&json!({"arrayValue": {"values": [{"intValue": "1"}, {"stringValue": "a"}]}})),
+            decode(&json!({"arrayValue": {"values": [{"intValue": "1"}, {"stringValue": "a"}]}}))
+                .to_json(),
             json!([1, "a"])
         );
         assert_eq!(
-            to_json(
+            decode(
                 &json!({"kvlistValue": {"values": [{"key": "k", "value": {"boolValue": false}}]}})
-            ),
+            )
+            .to_json(),
             json!({"k": false})
         );
-        assert!(matches!(decode(&json!({"intValue": "x"})), Any::Bad(_)));
-        assert!(matches!(decode(&json!("plain")), Any::Bad(_)));
+        assert!(matches!(
+            decode(&json!({"intValue": "x"})),
+            AnyValue::Bad(_)
+        ));
+        assert_eq!(
+            decode(&json!("plain")),
+            AnyValue::Bad("expected an AnyValue object, got a string".into())
+        );
+        assert_eq!(
+            decode(&json!({"stringValue": 5})),
+            AnyValue::Bad("stringValue holds a number".into())
+        );
+        assert_eq!(
+            decode(&json!({"intValue": 9_223_372_036_854_775_808u64})),
+            AnyValue::Bad("intValue 9223372036854775808 is not a 64-bit integer".into())
+        );
+        assert_eq!(
+            decode(&json!({"textValue": "t"})),
+            AnyValue::Bad("textValue holds a string".into())
+        );
+    }
+
+    /// The text and its parsed JSON value decode alike, where a repeated or second
+    /// member makes them differ in order.
+    #[test]
+    fn text_and_parsed_value_decode_alike() {
+        for text in [
+            r#"{"stringValue": "a", "intValue": 3}"#,
+            r#"{"intValue": 3, "stringValue": "a"}"#,
+            r#"{"stringValue": "a", "stringValue": "b"}"#,
+            r#"{"stringValue": null, "boolValue": true}"#,
+            r#"{"zValue": 1, "stringValue": "a"}"#,
+            r#"{"aValue": 1, "stringValue": "a"}"#,
+            r#"{"arrayValue": {"values": [{"doubleValue": "-Infinity"}, 2]}}"#,
+            r#"{"kvlistValue": {"values": [{"key": 1}, {"key": "k"}]}}"#,
+            r#"{"stringValue": "tab\tand \"quotes\""}"#,
+        ] {
+            let parsed: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+            assert_eq!(from_text(text), decode(&parsed), "{text}");
+        }
+        assert_eq!(
+            from_text(r#"{"stringValue": "a", "intValue": 3}"#),
+            AnyValue::Int(3)
+        );
+    }
+
+    /// Strings without escapes are borrowed from the text, not copied.
+    #[test]
+    fn plain_strings_are_borrowed() {
+        assert!(matches!(
+            from_text(r#"{"stringValue": "plain"}"#),
+            AnyValue::Str(Cow::Borrowed("plain"))
+        ));
+        assert!(matches!(
+            from_text(r#"{"stringValue": "line\nbreak"}"#),
+            AnyValue::Str(Cow::Owned(_))
+        ));
     }
 }

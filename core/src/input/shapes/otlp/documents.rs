@@ -4,7 +4,8 @@
 //! turned into candidates with `originalRank` = i + 1, and every malformed part a
 //! diagnostic whose path is the attribute's key.
 
-use super::any_value::{decode, json_type, kvlist_to_json, to_json, Any};
+use super::any_value::{kvlist_to_json, AnyValue, KeyValue};
+use super::lenient::json_kind;
 use crate::diagnostic::Diagnostic;
 use crate::input::visitors::{Item, RawCandidate, RawRank};
 use serde_json::{Map, Value};
@@ -30,7 +31,7 @@ const DOC_ID_KEYS: &[&str] = &[
 struct Fields<'v> {
     /// The first attribute key of this document (where a gap before it is reported).
     first_key: Cow<'v, str>,
-    fields: Vec<(Cow<'v, str>, Cow<'v, str>, Cow<'v, Value>)>,
+    fields: Vec<(Cow<'v, str>, Cow<'v, str>, Cow<'v, AnyValue<'v>>)>,
 }
 
 /// The documents of one list (`retrieval.documents`, `reranker.output_documents`, ...).
@@ -64,7 +65,7 @@ impl<'v> Documents<'v> {
     pub(super) fn add(
         &mut self,
         key: &'v str,
-        value: &'v Value,
+        value: &'v AnyValue<'v>,
         diags: &mut Vec<Diagnostic>,
     ) -> bool {
         let Some(rest) = key.strip_prefix(self.prefix) else {
@@ -91,7 +92,13 @@ impl<'v> Documents<'v> {
         true
     }
 
-    fn push(&mut self, index: u64, key: Cow<'v, str>, field: Cow<'v, str>, value: Cow<'v, Value>) {
+    fn push(
+        &mut self,
+        index: u64,
+        key: Cow<'v, str>,
+        field: Cow<'v, str>,
+        value: Cow<'v, AnyValue<'v>>,
+    ) {
         let entry = self.by_index.entry(index).or_default();
         if entry.first_key.is_empty() {
             entry.first_key = key.clone();
@@ -101,11 +108,11 @@ impl<'v> Documents<'v> {
 
     /// `<prefix>` as an arrayValue of kvlistValues (`{"document.id": ...}`, `{"id": ...}`
     /// or `{"document": {kvlist}}`).
-    fn add_array(&mut self, key: &str, value: &'v Value, diags: &mut Vec<Diagnostic>) {
-        let Any::Array(items) = decode(value) else {
+    fn add_array(&mut self, key: &str, value: &'v AnyValue<'v>, diags: &mut Vec<Diagnostic>) {
+        let AnyValue::Array(items) = value else {
             diags.push(Diagnostic::error(
                 "wrong-type",
-                format!("{key}: expected an array of key-value lists, got {}; no documents read from it", decode(value).type_name()),
+                format!("{key}: expected an array of key-value lists, got {}; no documents read from it", value.type_name()),
                 key,
             ));
             return;
@@ -113,8 +120,8 @@ impl<'v> Documents<'v> {
         for (index, item) in items.iter().enumerate() {
             let index = index as u64;
             let path = format!("{key}.{index}");
-            match decode(item) {
-                Any::Kvlist(entries) => self.add_entries(index, &path, entries),
+            match item {
+                AnyValue::Kvlist(entries) => self.add_entries(index, &path, entries),
                 other => diags.push(Diagnostic::error(
                     "wrong-type",
                     format!(
@@ -127,15 +134,13 @@ impl<'v> Documents<'v> {
         }
     }
 
-    fn add_entries(&mut self, index: u64, path: &str, entries: &'v [Value]) {
+    fn add_entries(&mut self, index: u64, path: &str, entries: &'v [KeyValue<'v>]) {
         for entry in entries {
-            let (Some(name), Some(value)) =
-                (entry.get("key").and_then(Value::as_str), entry.get("value"))
-            else {
+            let (Some(name), value) = (entry.key.as_deref(), &entry.value) else {
                 continue;
             };
             if name == "document" {
-                if let Any::Kvlist(inner) = decode(value) {
+                if let AnyValue::Kvlist(inner) = value {
                     self.add_entries(index, path, inner);
                     continue;
                 }
@@ -152,16 +157,21 @@ impl<'v> Documents<'v> {
 
     /// The GenAI conventions' `gen_ai.retrieval.documents`: a JSON array of objects
     /// `{id, score, content, metadata}` as text, or as an arrayValue of kvlists.
-    pub(super) fn add_genai(&mut self, key: &str, value: &'v Value, diags: &mut Vec<Diagnostic>) {
-        let parsed = match decode(value) {
-            Any::Str(text) => match serde_json::from_str::<Value>(text) {
+    pub(super) fn add_genai(
+        &mut self,
+        key: &str,
+        value: &'v AnyValue<'v>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let parsed = match value {
+            AnyValue::Str(text) => match serde_json::from_str::<Value>(text) {
                 Ok(Value::Array(items)) => items,
                 Ok(other) => {
                     diags.push(Diagnostic::error(
                         "wrong-type",
                         format!(
                             "{key}: expected a JSON array of documents, got {}",
-                            json_type(&other)
+                            json_kind(&other)
                         ),
                         key,
                     ));
@@ -176,7 +186,7 @@ impl<'v> Documents<'v> {
                     return;
                 }
             },
-            Any::Array(_) => return self.add_array(key, value, diags),
+            AnyValue::Array(_) => return self.add_array(key, value, diags),
             other => {
                 diags.push(Diagnostic::error(
                     "wrong-type",
@@ -196,7 +206,7 @@ impl<'v> Documents<'v> {
                     "wrong-type",
                     format!(
                         "{path}: a document must be an object, got {}; skipped",
-                        json_type(item)
+                        json_kind(item)
                     ),
                     path.clone(),
                 ));
@@ -207,7 +217,7 @@ impl<'v> Documents<'v> {
                     index as u64,
                     format!("{path}.{name}").into(),
                     name.clone().into(),
-                    Cow::Owned(as_any(plain)),
+                    Cow::Owned(AnyValue::of_plain(plain)),
                 );
             }
         }
@@ -242,32 +252,13 @@ impl<'v> Documents<'v> {
     }
 }
 
-/// A plain JSON value (the GenAI conventions' documents) as an AnyValue.
-fn as_any(plain: &Value) -> Value {
-    let mut any = Map::new();
-    match plain {
-        Value::String(s) => any.insert("stringValue".into(), Value::String(s.clone())),
-        Value::Bool(b) => any.insert("boolValue".into(), Value::Bool(*b)),
-        Value::Number(n) if n.is_i64() => any.insert("intValue".into(), Value::Number(n.clone())),
-        Value::Number(n) => any.insert("doubleValue".into(), Value::Number(n.clone())),
-        Value::Array(items) => any.insert(
-            "arrayValue".into(),
-            serde_json::json!({ "values": items.iter().map(as_any).collect::<Vec<_>>() }),
-        ),
-        // Metadata: read as the JSON text OpenInference writes.
-        Value::Object(_) => any.insert("stringValue".into(), Value::String(plain.to_string())),
-        Value::Null => None,
-    };
-    Value::Object(any)
-}
-
 fn document(index: u64, fields: Fields, diags: &mut Vec<Diagnostic>) -> Document {
     let mut c = RawCandidate::default();
     let mut metadata: Option<Map<String, Value>> = None;
     let mut has_score = false;
     for (field, key, value) in fields.fields {
-        let any = decode(&value);
-        if matches!(any, Any::Empty) {
+        let any = value.as_ref();
+        if matches!(any, AnyValue::Empty) {
             diags.push(Diagnostic::warning(
                 "empty-value",
                 format!(
@@ -279,13 +270,13 @@ fn document(index: u64, fields: Fields, diags: &mut Vec<Diagnostic>) -> Document
         }
         match field.as_ref() {
             "id" => match any {
-                Any::Str(s) => c.evidence_key = Some(Arc::from(s)),
-                Any::Int(i) => c.evidence_key = Some(Arc::from(i.to_string())),
-                other => wrong(diags, &key, "a string", &other),
+                AnyValue::Str(s) => c.evidence_key = Some(Arc::from(s.as_ref())),
+                AnyValue::Int(i) => c.evidence_key = Some(Arc::from(i.to_string())),
+                other => wrong(diags, &key, "a string", other),
             },
             "content" => match any {
-                Any::Str(s) => c.excerpt = Some((0, Arc::from(s))),
-                other => wrong(diags, &key, "a string", &other),
+                AnyValue::Str(s) => c.excerpt = Some((0, Arc::from(s.as_ref()))),
+                other => wrong(diags, &key, "a string", other),
             },
             "score" => {
                 c.score = score(&key, any, diags);
@@ -293,30 +284,30 @@ fn document(index: u64, fields: Fields, diags: &mut Vec<Diagnostic>) -> Document
             }
             "metadata" => {
                 metadata = match any {
-                    Any::Str(text) => match serde_json::from_str::<Value>(text) {
+                    AnyValue::Str(text) => match serde_json::from_str::<Value>(text) {
                         Ok(Value::Object(object)) => Some(object),
                         Ok(other) => {
-                            diags.push(Diagnostic::error("metadata-not-object", format!("{key}: JSON {} where an object is expected; kept as text, no docId, title or breadcrumb read from it", json_type(&other)), key.clone()));
+                            diags.push(Diagnostic::error("metadata-not-object", format!("{key}: JSON {} where an object is expected; kept as text, no docId, title or breadcrumb read from it", json_kind(&other)), key.clone()));
                             c.extra
-                                .insert("metadata".into(), Value::String(text.to_owned()));
+                                .insert("metadata".into(), Value::String(text.to_string()));
                             None
                         }
                         Err(err) => {
                             diags.push(Diagnostic::error("metadata-not-json", format!("{key}: not JSON ({err}); kept as text, no docId, title or breadcrumb read from it"), key.clone()));
                             c.extra
-                                .insert("metadata".into(), Value::String(text.to_owned()));
+                                .insert("metadata".into(), Value::String(text.to_string()));
                             None
                         }
                     },
-                    Any::Kvlist(entries) => Some(kvlist_to_json(entries)),
+                    AnyValue::Kvlist(entries) => Some(kvlist_to_json(entries)),
                     other => {
-                        wrong(diags, &key, "a JSON object as text", &other);
+                        wrong(diags, &key, "a JSON object as text", other);
                         None
                     }
                 };
             }
             _ => {
-                c.extra.insert(field.into_owned(), to_json(&value));
+                c.extra.insert(field.into_owned(), value.to_json());
             }
         }
     }
@@ -346,9 +337,9 @@ fn document(index: u64, fields: Fields, diags: &mut Vec<Diagnostic>) -> Document
 }
 
 /// A document's score: a double or an integer; text (`"0.83"`) is not a number here.
-fn score(key: &str, any: Any, diags: &mut Vec<Diagnostic>) -> Option<f64> {
+fn score(key: &str, any: &AnyValue, diags: &mut Vec<Diagnostic>) -> Option<f64> {
     match any {
-        Any::Double {
+        &AnyValue::Double {
             value,
             written_as_text,
         } => {
@@ -357,8 +348,8 @@ fn score(key: &str, any: Any, diags: &mut Vec<Diagnostic>) -> Option<f64> {
             }
             Some(value)
         }
-        Any::Int(i) => Some(i as f64),
-        Any::Str(text) => {
+        &AnyValue::Int(i) => Some(i as f64),
+        AnyValue::Str(text) => {
             diags.push(Diagnostic::error(
                 "score-not-number",
                 format!("{key}: the score is text ({text:?}), not a number; treated as absent"),
@@ -367,15 +358,15 @@ fn score(key: &str, any: Any, diags: &mut Vec<Diagnostic>) -> Option<f64> {
             None
         }
         other => {
-            wrong(diags, key, "a number", &other);
+            wrong(diags, key, "a number", other);
             None
         }
     }
 }
 
-fn wrong(diags: &mut Vec<Diagnostic>, key: &str, expected: &str, found: &Any) {
+fn wrong(diags: &mut Vec<Diagnostic>, key: &str, expected: &str, found: &AnyValue) {
     let found = match found {
-        Any::Bad(why) => why.clone(),
+        AnyValue::Bad(why) => why.clone(),
         other => other.type_name().to_owned(),
     };
     diags.push(Diagnostic::error(

@@ -9,13 +9,19 @@
 
 mod any_value;
 mod documents;
+mod lenient;
 mod nesting;
+mod tree;
 
 pub(in crate::input::shapes) use nesting::Retrievals;
+pub(in crate::input::shapes) use tree::Span;
 
-use any_value::{decode, json_type, to_json, Any};
+use any_value::{kvlist_to_json, AnyValue, KeyValue};
 use documents::{items, Document, Documents};
+use lenient::{json_kind, Listed};
 use nesting::SpanKey;
+use serde::Deserialize;
+use tree::{traces_data, ResourceSpans, SpanFields};
 
 use crate::diagnostic::{Diagnostic, InputErrorCode};
 use crate::input::model::{InputRank, Trace, TraceKind};
@@ -42,25 +48,57 @@ pub(in crate::input::shapes) fn read(
     let Some(resource_spans) = o.extra.remove("resourceSpans") else {
         return;
     };
+    match Listed::<ResourceSpans>::deserialize(&resource_spans) {
+        Ok(listed) => read_resource_spans(listed, place, held, sink),
+        // The span tree reads every JSON value; kept for a reader that may not.
+        Err(err) => {
+            sink.next_position();
+            sink.fail(
+                place,
+                InputErrorCode::Unusable,
+                format!("resourceSpans could not be read ({err}); its spans are not read"),
+            );
+        }
+    }
+}
+
+/// A document (or a JSON Lines line) that is a `TracesData` object and nothing else,
+/// read from its text without building a JSON tree of it first; `false` when it is not
+/// one (or not JSON), and nothing was read.
+pub(in crate::input::shapes) fn read_text(
+    text: &str,
+    place: Place,
+    held: &mut Retrievals,
+    sink: &mut dyn Sink,
+) -> bool {
+    match traces_data(text) {
+        Some(listed) => {
+            read_resource_spans(listed, place, held, sink);
+            true
+        }
+        None => false,
+    }
+}
+
+fn read_resource_spans(
+    resource_spans: Listed<ResourceSpans>,
+    place: Place,
+    held: &mut Retrievals,
+    sink: &mut dyn Sink,
+) {
     let base = format!("{}/resourceSpans", place.pointer);
     let mut skipped = 0;
-    let Some(resources) = array_at(&resource_spans, &base, place, sink) else {
+    let Some(resources) = listed_at(resource_spans, &base, place, sink) else {
         return;
     };
-    for (r, resource) in resources.iter().enumerate() {
+    for (r, resource) in resources.into_iter().enumerate() {
         let pointer = format!("{base}/{r}/scopeSpans");
-        let Some(scopes) = resource
-            .get("scopeSpans")
-            .and_then(|s| array_at(s, &pointer, place, sink))
-        else {
+        let Some(scopes) = listed_at(resource.below, &pointer, place, sink) else {
             continue;
         };
-        for (s, scope) in scopes.iter().enumerate() {
+        for (s, scope) in scopes.into_iter().enumerate() {
             let pointer = format!("{pointer}/{s}/spans");
-            let Some(spans) = scope
-                .get("spans")
-                .and_then(|s| array_at(s, &pointer, place, sink))
-            else {
+            let Some(spans) = listed_at(scope.below, &pointer, place, sink) else {
                 continue;
             };
             for (k, span) in spans.iter().enumerate() {
@@ -78,17 +116,18 @@ pub(in crate::input::shapes) fn read(
     sink.skipped_spans(skipped);
 }
 
-/// `value` as an array, or an input error at `pointer` (takes a position).
-fn array_at<'v>(
-    value: &'v Value,
+/// A list's elements, or an input error at `pointer` when it is not an array (takes a
+/// position).
+fn listed_at<T>(
+    listed: Listed<T>,
     pointer: &str,
     place: Place,
     sink: &mut dyn Sink,
-) -> Option<&'v [Value]> {
-    match value {
-        Value::Array(items) => Some(items),
-        Value::Null => None,
-        other => {
+) -> Option<Vec<T>> {
+    match listed {
+        Listed::Items(items) => Some(items),
+        Listed::Null => None,
+        Listed::Wrong(found) => {
             sink.next_position();
             let name = pointer.rsplit('/').next().unwrap_or(pointer);
             sink.fail(
@@ -97,10 +136,7 @@ fn array_at<'v>(
                     line: place.line,
                 },
                 InputErrorCode::Unusable,
-                format!(
-                    "{name} must be an array, got {}; its spans are not read",
-                    json_type(other)
-                ),
+                format!("{name} must be an array, got {found}; its spans are not read"),
             );
             None
         }
@@ -117,23 +153,29 @@ enum SpanRole {
 
 /// One span; `false` when it is skipped (not a retrieval or reranker span).
 pub(in crate::input::shapes) fn read_span(
-    span: &Value,
+    span: &Span,
     place: Place,
     held: &mut Retrievals,
     sink: &mut dyn Sink,
 ) -> bool {
-    let Some(attributes) = span.get("attributes").and_then(Value::as_array) else {
+    let Span::Object(SpanFields {
+        trace_id,
+        span_id,
+        parent_span_id,
+        attributes: Some(attributes),
+        dropped_attributes,
+    }) = span
+    else {
         return false;
     };
-    let attribute = |name: &str| {
+    let text = |name: &str| {
         attributes
             .iter()
-            .find(|a| a.get("key").and_then(Value::as_str) == Some(name))
-            .and_then(|a| a.get("value"))
-    };
-    let text = |name: &str| match attribute(name).map(decode) {
-        Some(Any::Str(s)) => Some(s),
-        _ => None,
+            .find(|a| a.key.as_deref() == Some(name))
+            .and_then(|a| match &a.value {
+                AnyValue::Str(s) => Some(s.as_ref()),
+                _ => None,
+            })
     };
     let role = match (
         text("openinference.span.kind"),
@@ -147,22 +189,13 @@ pub(in crate::input::shapes) fn read_span(
     if role == SpanRole::Other {
         return false;
     }
-    let id = |name: &str| {
-        span.get(name)
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-    };
-    let trace_id = id("traceId").unwrap_or("");
-    let span_id = id("spanId").unwrap_or("");
+    let trace_id = non_empty(trace_id).unwrap_or("");
+    let span_id = non_empty(span_id).unwrap_or("");
     let key = SpanKey {
         key: format!("{trace_id}/{span_id}"),
-        parent: id("parentSpanId").map(|parent| format!("{trace_id}/{parent}")),
+        parent: non_empty(parent_span_id).map(|parent| format!("{trace_id}/{parent}")),
     };
-    let dropped = match span.get("droppedAttributesCount") {
-        Some(Value::Number(n)) => n.as_u64().unwrap_or(0),
-        Some(Value::String(s)) => s.parse().unwrap_or(0),
-        _ => 0,
-    };
+    let dropped = *dropped_attributes;
     let request_id = (!trace_id.is_empty() || !span_id.is_empty()).then(|| key.key.clone());
     let source = sink.source().clone();
     let (trace, has_documents) = span_trace(attributes, role, request_id, dropped, place, &source);
@@ -177,9 +210,13 @@ pub(in crate::input::shapes) fn read_span(
     true
 }
 
+fn non_empty<'s>(id: &'s Option<std::borrow::Cow<str>>) -> Option<&'s str> {
+    id.as_deref().filter(|s| !s.is_empty())
+}
+
 /// The trace of a retrieval or reranker span, and whether it has documents.
 fn span_trace(
-    attributes: &[Value],
+    attributes: &[KeyValue],
     role: SpanRole,
     request_id: Option<String>,
     dropped: u64,
@@ -201,10 +238,10 @@ fn span_trace(
     };
     let mut genai_documents = Documents::new("gen_ai.retrieval.documents");
     for attribute in attributes {
-        let Some(key) = attribute.get("key").and_then(Value::as_str) else {
+        let Some(key) = attribute.key.as_deref() else {
             continue;
         };
-        let value = attribute.get("value").unwrap_or(&Value::Null);
+        let value = &attribute.value;
         match key {
             "openinference.span.kind" | "gen_ai.operation.name" => {}
             "input.value" => query = span_text(key, value, &mut diagnostics),
@@ -221,7 +258,7 @@ fn span_trace(
                         .as_mut()
                         .is_some_and(|input| input.add(key, value, &mut diagnostics));
                 if !taken {
-                    o.extra.insert(key.to_owned(), to_json(value));
+                    o.extra.insert(key.to_owned(), value.to_json());
                 }
             }
         }
@@ -314,10 +351,10 @@ fn attribute_path(path: &str, prefix: &str, indices: &[u64]) -> String {
 }
 
 /// A span attribute that must be text.
-fn span_text(key: &str, value: &Value, diagnostics: &mut Vec<Diagnostic>) -> Option<Arc<str>> {
-    match decode(value) {
-        Any::Str(s) => Some(Arc::from(s)),
-        Any::Empty => {
+fn span_text(key: &str, value: &AnyValue, diagnostics: &mut Vec<Diagnostic>) -> Option<Arc<str>> {
+    match value {
+        AnyValue::Str(s) => Some(Arc::from(s.as_ref())),
+        AnyValue::Empty => {
             diagnostics.push(Diagnostic::warning(
                 "empty-value",
                 format!("{key}: an empty value; treated as absent"),
@@ -343,23 +380,23 @@ fn span_text(key: &str, value: &Value, diagnostics: &mut Vec<Diagnostic>) -> Opt
 /// `case_id`; the metadata itself is shown among the unknown attributes.
 fn case_id(
     key: &str,
-    value: &Value,
+    value: &AnyValue,
     diagnostics: &mut Vec<Diagnostic>,
     extra: &mut Map<String, Value>,
 ) -> Option<Arc<str>> {
-    let object = match decode(value) {
-        Any::Str(text) => match serde_json::from_str::<Value>(text) {
+    let object = match value {
+        AnyValue::Str(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(object)) => object,
             Ok(other) => {
                 diagnostics.push(Diagnostic::error(
                     "metadata-not-object",
                     format!(
                         "{key}: JSON {} where an object is expected; no caseId read from it",
-                        json_type(&other)
+                        json_kind(&other)
                     ),
                     key,
                 ));
-                extra.insert(key.to_owned(), Value::String(text.to_owned()));
+                extra.insert(key.to_owned(), Value::String(text.to_string()));
                 return None;
             }
             Err(err) => {
@@ -368,12 +405,12 @@ fn case_id(
                     format!("{key}: not JSON ({err}); no caseId read from it"),
                     key,
                 ));
-                extra.insert(key.to_owned(), Value::String(text.to_owned()));
+                extra.insert(key.to_owned(), Value::String(text.to_string()));
                 return None;
             }
         },
-        Any::Kvlist(entries) => any_value::kvlist_to_json(entries),
-        Any::Empty => return None,
+        AnyValue::Kvlist(entries) => kvlist_to_json(entries),
+        AnyValue::Empty => return None,
         other => {
             diagnostics.push(Diagnostic::error(
                 "wrong-type",
