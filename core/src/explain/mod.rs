@@ -15,6 +15,7 @@ mod boundary;
 mod candidates;
 mod case;
 mod change;
+mod distance;
 mod floors;
 mod levels;
 mod render;
