@@ -242,12 +242,26 @@ impl<'a> DistanceSearch<'a> {
     }
 
     /// The nearest `maxL2Distance` on either side at which `sought` holds of the top
-    /// quality; both when the two sides are as near (smaller first).
-    pub(crate) fn nearest(&mut self, sought: impl Fn(Option<f64>) -> bool) -> Vec<f64> {
+    /// quality; both when the two sides are as near (smaller first). `upwards_first`:
+    /// the side where it is likelier (a larger distance raises qualities), searched
+    /// first so that the other side is searched only as far.
+    pub(crate) fn nearest(
+        &mut self,
+        sought: impl Fn(Option<f64>) -> bool,
+        upwards_first: bool,
+    ) -> Vec<f64> {
+        if !self.reachable(&sought) {
+            return Vec::new();
+        }
         let current = self.t.config.max_l2_distance;
-        let below = self.search(false, &sought, None);
-        let bound = below.map(|m| (current - m).abs());
-        let above = self.search(true, &sought, bound);
+        let first = self.search(upwards_first, &sought, None);
+        let bound = first.map(|m| (current - m).abs());
+        let second = self.search(!upwards_first, &sought, bound);
+        let (below, above) = if upwards_first {
+            (second, first)
+        } else {
+            (first, second)
+        };
         match (below, above) {
             (Some(b), Some(a)) => {
                 let (db, da) = ((current - b).abs(), (a - current).abs());
@@ -263,6 +277,26 @@ impl<'a> DistanceSearch<'a> {
             (None, Some(a)) => vec![a],
             (None, None) => Vec::new(),
         }
+    }
+
+    /// Whether some top quality gives what is sought: the outcome is a step function of
+    /// the top with its steps at the thresholds, so those, the values just below them,
+    /// the ends and no top at all are every outcome there is. A level no distance can
+    /// reach is not searched for.
+    fn reachable(&self, sought: &impl Fn(Option<f64>) -> bool) -> bool {
+        let config = &self.t.config;
+        let steps = [
+            config.precise_threshold,
+            config.highly_relevant_threshold,
+            config.reference_threshold,
+        ];
+        let below = steps.map(|t| f64::from_bits(t.to_bits().saturating_sub(1)).max(0.0));
+        sought(None)
+            || [0.0, 1.0]
+                .into_iter()
+                .chain(steps)
+                .chain(below)
+                .any(|top| sought(Some(top)))
     }
 
     /// The nearest value on one side at which `sought` holds, no farther than `bound`.

@@ -274,7 +274,8 @@ impl Levels<'_> {
         work: &mut Work,
         out: &mut Vec<LevelIf>,
     ) {
-        for m in search.nearest(|top| self.better(self.level_at(top), direction)) {
+        let sought = |top| self.better(self.level_at(top), direction);
+        for m in search.nearest(sought, direction == Direction::Up) {
             let change = Change::number(SettingKey::MaxL2Distance, m);
             if let Some(after) = self.run(&change, work) {
                 if self.better(after.level, direction) {
@@ -364,7 +365,7 @@ impl Levels<'_> {
         let direction = if low { Direction::Up } else { Direction::Down };
         match floored {
             Some(search) => {
-                for m in search.nearest(|top| self.low_at(top) != low) {
+                for m in search.nearest(|top| self.low_at(top) != low, low) {
                     self.confirm_low(Change::number(SettingKey::MaxL2Distance, m), work, &mut out);
                 }
             }
