@@ -403,3 +403,72 @@ fn probes(current: f64, limit: f64, breakpoints: impl Iterator<Item = f64>) -> V
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Settings;
+
+    /// The search reads each quality as `max(constant, dense)` and the top through the
+    /// pipeline's floor and walk: at every distance tried, each candidate's quality is
+    /// the pipeline's, and at the current one the top is the analysis's, under each
+    /// `hybridQuality` and both floors.
+    #[test]
+    fn the_qualities_and_the_top_read_are_the_pipelines() {
+        let batch = crate::input::parse_document("t", &crate::sample::generate_batch(40, 12, 7));
+        // Traces searched, and candidates whose quality is a rank's and a distance's.
+        let (mut searched, mut both) = (0, 0);
+        for hybrid in ["rank", "denseWhenPresent", "maxRankDense"] {
+            let mut settings = Settings::default();
+            for (key, value) in [
+                ("hybridQuality", hybrid),
+                ("minQuality", "0.3"),
+                ("relativeQuality", "0.6"),
+            ] {
+                if settings.set(key, value).is_err() {
+                    panic!("{key} {value}");
+                }
+            }
+            let Ok(analysis) = crate::analysis::analyze(&batch, &settings, false) else {
+                panic!("valid settings");
+            };
+            for t in &analysis.traces {
+                let Some(search) = DistanceSearch::new(t) else {
+                    continue;
+                };
+                searched += 1;
+                assert_eq!(search.top_at(t.config.max_l2_distance).top, t.top_quality);
+                let n = t.trace.candidates().len();
+                for m in [1e-3, 0.2, 0.7, 1.0, 1.3, 2.5, 1e3] {
+                    let under = Config {
+                        max_l2_distance: m,
+                        ..t.config
+                    };
+                    for h in t.trace.hot() {
+                        let part = search.parts.get(h.index).copied().unwrap_or_default();
+                        both += usize::from(part.constant > 0.0 && part.distance.is_some());
+                        assert_eq!(part.at(m), quality_of(h, n, &under).score, "{hybrid} {m}");
+                    }
+                }
+            }
+        }
+        assert!(
+            searched > 0 && both > 0,
+            "{searched} traces, {both} candidates"
+        );
+    }
+
+    /// Without a floor there is nothing to search here: the accepted blocks' edges are
+    /// exact.
+    #[test]
+    fn no_search_without_a_floor() {
+        let batch = crate::input::parse_document("t", &crate::sample::generate_batch(5, 8, 3));
+        let Ok(analysis) = crate::analysis::analyze(&batch, &Settings::default(), false) else {
+            panic!("valid settings");
+        };
+        assert!(analysis
+            .traces
+            .iter()
+            .all(|t| DistanceSearch::new(t).is_none()));
+    }
+}

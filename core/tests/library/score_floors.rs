@@ -668,3 +668,39 @@ fn a_smaller_distance_that_carries_a_block_below_the_floor_is_the_nearest_raise(
     );
     assert_eq!(low_quality_if, [falls]);
 }
+
+/// Two raises as near as each other are both listed, smaller first. Rank 1 (doc a,
+/// distance 0.35) holds the one place of returnN 1 ahead of rank 2 (doc b, distance
+/// 0.05), under minQuality 0.1 and referenceThreshold 0.2, at maxL2Distance
+/// 0.8944444444444442: a has q = 1 - 0.35 / M = 0.6087, RELEVANT (0.2 <= q < 0.75).
+/// Upwards a reaches 0.75 at M = 0.35 / 0.25 = 1.4 (the f64 edge 1.3999999999999995);
+/// downwards a falls below the floor under M = 0.35 / 0.9 = 0.3889 (0.38888888888888884
+/// gives 0.09999999999999998, the next f64 0.10000000000000009), where b enters with
+/// q = 1 - 0.05 / 0.3889 = 0.8714: HIGHLY_RELEVANT. Both are 0.5055555555555553 away
+/// in f64. a falls below 0.2 under M = 0.35 / 0.8 = 0.4375 (0.43749999999999994):
+/// the nearest fall, and lowQuality's flip.
+#[test]
+fn two_distances_as_near_that_raise_the_level_are_both_listed() {
+    let text = r#"{"requestId":"m","mode":"dense","candidates":[
+ {"evidenceKey":"a#1","docId":"a","originalRank":1,"score":0.35,"scoreLabel":"dense"},
+ {"evidenceKey":"b#1","docId":"b","originalRank":2,"score":0.05,"scoreLabel":"dense"}]}"#;
+    let floored = settings(&[
+        ("returnN", "1"),
+        ("minQuality", "0.1"),
+        ("referenceThreshold", "0.2"),
+        ("maxL2Distance", "0.8944444444444442"),
+    ]);
+    let (level_if, low_quality_if) = distance_moves(text, &floored);
+    assert_eq!(
+        level_if,
+        [
+            serde_json::json!({"set": {"maxL2Distance": 0.38888888888888884}, "level": "HIGHLY_RELEVANT"}),
+            serde_json::json!({"set": {"maxL2Distance": 1.3999999999999995}, "level": "HIGHLY_RELEVANT"}),
+            serde_json::json!({"set": {"maxL2Distance": 0.43749999999999994}, "level": "LOW_RELEVANCE"}),
+        ]
+    );
+    assert_eq!(
+        low_quality_if,
+        [serde_json::json!({"set": {"maxL2Distance": 0.43749999999999994}, "lowQuality": true})]
+    );
+}
