@@ -656,7 +656,7 @@ fn a_smaller_distance_that_carries_a_block_below_the_floor_is_the_nearest_raise(
     );
     let falls =
         serde_json::json!({"set": {"maxL2Distance": 0.8999999999999999}, "lowQuality": true});
-    assert_eq!(low_quality_if, [falls.clone()]);
+    assert_eq!(low_quality_if, std::slice::from_ref(&falls));
     let floored = settings(&[("returnN", "1"), ("minQuality", "0.4")]);
     let (level_if, low_quality_if) = distance_moves(text, &floored);
     assert_eq!(
