@@ -3,6 +3,7 @@
 
 use super::boundary::{edge, next_up, SMALLEST_POSITIVE};
 use super::change::Change;
+use super::distance::DistanceSearch;
 use super::tables::Tables;
 use super::{LevelIf, LowQualityIf, Work};
 use crate::config::{Config, HybridQuality, SettingKey, Settings};
@@ -89,11 +90,21 @@ impl Levels<'_> {
 
     /// Per setting, the nearest change that raises the level and the nearest that
     /// lowers it.
-    pub(crate) fn level_if(&self, hybrid: &[HybridRun], work: &mut Work) -> Vec<LevelIf> {
+    /// `floored`: the search of `maxL2Distance` under a floor above 0 (`None` without
+    /// one, when the accepted blocks' edges are exact).
+    pub(crate) fn level_if(
+        &self,
+        hybrid: &[HybridRun],
+        mut floored: Option<&mut DistanceSearch>,
+        work: &mut Work,
+    ) -> Vec<LevelIf> {
         let mut out = std::mem::take(&mut work.level_if);
         out.clear();
         for direction in [Direction::Up, Direction::Down] {
-            self.distance_level(direction, work, &mut out);
+            match floored.as_deref_mut() {
+                Some(search) => self.floored_distance_level(search, direction, work, &mut out),
+                None => self.distance_level(direction, work, &mut out),
+            }
         }
         for direction in [Direction::Up, Direction::Down] {
             self.return_n_level(direction, &mut out);
@@ -254,6 +265,29 @@ impl Levels<'_> {
         }
     }
 
+    /// Under a floor: the nearest `maxL2Distance` on either side that moves the level
+    /// `direction` (both when as near), each confirmed by the pipeline.
+    fn floored_distance_level(
+        &self,
+        search: &mut DistanceSearch,
+        direction: Direction,
+        work: &mut Work,
+        out: &mut Vec<LevelIf>,
+    ) {
+        let sought = |top| self.better(self.level_at(top), direction);
+        for m in search.nearest(sought, direction == Direction::Up) {
+            let change = Change::number(SettingKey::MaxL2Distance, m);
+            if let Some(after) = self.run(&change, work) {
+                if self.better(after.level, direction) {
+                    out.push(LevelIf {
+                        set: change,
+                        level: after.level,
+                    });
+                }
+            }
+        }
+    }
+
     /// The threshold of the level above moved down to the top quality (up), or the
     /// current level's moved just above it (down): the only single thresholds that
     /// move the level, since each threshold only bounds its own level.
@@ -318,6 +352,7 @@ impl Levels<'_> {
     pub(crate) fn low_quality_if(
         &self,
         hybrid: &[HybridRun],
+        floored: Option<&mut DistanceSearch>,
         work: &mut Work,
     ) -> Vec<LowQualityIf> {
         let mut out = std::mem::take(&mut work.low_quality_if);
@@ -328,10 +363,18 @@ impl Levels<'_> {
         // Raising the top quality to the reference threshold clears the flag;
         // lowering it below sets it.
         let direction = if low { Direction::Up } else { Direction::Down };
-        if self.t.top_quality.is_some() {
-            if let Some(m) = self.distance_edge(reference, direction) {
-                self.confirm_low(Change::number(SettingKey::MaxL2Distance, m), work, &mut out);
+        match floored {
+            Some(search) => {
+                for m in search.nearest(|top| self.low_at(top) != low, low) {
+                    self.confirm_low(Change::number(SettingKey::MaxL2Distance, m), work, &mut out);
+                }
             }
+            None if self.t.top_quality.is_some() => {
+                if let Some(m) = self.distance_edge(reference, direction) {
+                    self.confirm_low(Change::number(SettingKey::MaxL2Distance, m), work, &mut out);
+                }
+            }
+            None => {}
         }
         let (cap, current) = (tables.cap, tables.return_n);
         let flipped = |top: Option<f64>| self.low_at(top) != low;

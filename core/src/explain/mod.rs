@@ -4,8 +4,9 @@
 //! Every answer is searched, not assumed: the integer settings (`returnN`,
 //! `maxChunksPerDocument`) through the pipeline's own decisions under every cap
 //! ([`tables`]), the continuous ones (`maxL2Distance`, the thresholds) from the
-//! formulas and then to the exact `f64` edge ([`boundary`]), `hybridQuality` by trying
-//! each value. A change of a continuous setting, of `hybridQuality`, and every fix of
+//! formulas and then to the exact `f64` edge ([`boundary`]; under a score floor,
+//! `maxL2Distance` on both sides across the floor's breakpoints, [`distance`]),
+//! `hybridQuality` by trying each value. A change of a continuous setting, of `hybridQuality`, and every fix of
 //! a golden case is then confirmed by running the pipeline under it
 //! ([`crate::analysis::Analysis::reanalyze`]'s per-trace step); one that does not give what the
 //! formula said is not reported.
@@ -15,6 +16,7 @@ mod boundary;
 mod candidates;
 mod case;
 mod change;
+mod distance;
 mod floors;
 mod levels;
 mod render;

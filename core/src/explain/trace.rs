@@ -1,6 +1,7 @@
 //! One trace's counterfactuals: each candidate's, its level's and its low-quality flag's.
 
 use super::candidates::candidates;
+use super::distance::DistanceSearch;
 use super::levels::Levels;
 use super::tables::Tables;
 use super::{TraceExplanation, Work};
@@ -37,8 +38,9 @@ pub(crate) fn explain_with(
     let candidates = candidates(t, user, shared, tables, work);
     let levels = Levels { t, tables, user };
     let hybrid = levels.hybrid_runs(work);
-    let level_if = levels.level_if(&hybrid, work);
-    let low_quality_if = levels.low_quality_if(&hybrid, work);
+    let mut floored = DistanceSearch::new(t);
+    let level_if = levels.level_if(&hybrid, floored.as_mut(), work);
+    let low_quality_if = levels.low_quality_if(&hybrid, floored.as_mut(), work);
     let reason = level_if.is_empty().then(|| {
         if tables.accepted_count(tables.cap, tables.return_n) == 0 {
             "no candidate can be accepted (none has a valid rank): no setting changes this"

@@ -608,3 +608,99 @@ fn a_floor_in_use_lists_the_nearest_value_that_drops_an_accepted_block() {
         "{defaults:?}"
     );
 }
+
+/// The `maxL2Distance` entries of a trace's `levelIf` and `lowQualityIf` under
+/// `settings`.
+fn distance_moves(text: &str, settings: &Settings) -> (Vec<Value>, Vec<Value>) {
+    let batch = parse_document("t.json", text);
+    let explained = ragtrace_core::explain(&batch, settings, None).expect("valid settings");
+    let json = serde_json::to_value(&explained).expect("serialises");
+    let of = |list: &str| -> Vec<Value> {
+        json["traces"][0][list]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter(|entry| entry["set"].get("maxL2Distance").is_some())
+            .cloned()
+            .collect()
+    };
+    (of("levelIf"), of("lowQualityIf"))
+}
+
+/// Rank 1 (doc a, distance 0.45) takes the one place of returnN 1 ahead of rank 2 (doc
+/// b, distance 0.1). At maxL2Distance M, q = 1 - d / M: a has 0.55 and b 0.9 at M = 1,
+/// so the trace is RELEVANT (0.5 <= 0.55 < 0.75).
+///
+/// With no floor, only a's quality moves the level: it reaches 0.75 at M = 0.45 / 0.25
+/// = 1.8 (the f64 edge is 1.7999999999999996, where 1 - 0.45 / M first gives 0.75)
+/// and falls below 0.5 under M = 0.45 / 0.5 = 0.9 (0.8999999999999999 gives
+/// 0.4999999999999999; 0.9 gives 0.5).
+///
+/// Under minQuality 0.4, a falls below the floor under M = 0.45 / 0.6 = 0.75
+/// (0.7499999999999999 gives 0.3999999999999999), and b, past the floor, takes the
+/// place with q = 1 - 0.1 / 0.75 = 0.8667: HIGHLY_RELEVANT. That is 0.25 away, nearer
+/// than 1.8, so a smaller distance is the nearest raise. Between 0.75 and 0.9 a stays
+/// accepted below 0.5, so the nearest fall (and the lowQuality flip) stays at 0.9.
+#[test]
+fn a_smaller_distance_that_carries_a_block_below_the_floor_is_the_nearest_raise() {
+    let text = r#"{"requestId":"m","mode":"dense","candidates":[
+ {"evidenceKey":"a#1","docId":"a","originalRank":1,"score":0.45,"scoreLabel":"dense"},
+ {"evidenceKey":"b#1","docId":"b","originalRank":2,"score":0.1,"scoreLabel":"dense"}]}"#;
+    let (level_if, low_quality_if) = distance_moves(text, &settings(&[("returnN", "1")]));
+    assert_eq!(
+        level_if,
+        [
+            serde_json::json!({"set": {"maxL2Distance": 1.7999999999999996}, "level": "HIGHLY_RELEVANT"}),
+            serde_json::json!({"set": {"maxL2Distance": 0.8999999999999999}, "level": "LOW_RELEVANCE"}),
+        ]
+    );
+    let falls =
+        serde_json::json!({"set": {"maxL2Distance": 0.8999999999999999}, "lowQuality": true});
+    assert_eq!(low_quality_if, std::slice::from_ref(&falls));
+    let floored = settings(&[("returnN", "1"), ("minQuality", "0.4")]);
+    let (level_if, low_quality_if) = distance_moves(text, &floored);
+    assert_eq!(
+        level_if,
+        [
+            serde_json::json!({"set": {"maxL2Distance": 0.7499999999999999}, "level": "HIGHLY_RELEVANT"}),
+            serde_json::json!({"set": {"maxL2Distance": 0.8999999999999999}, "level": "LOW_RELEVANCE"}),
+        ]
+    );
+    assert_eq!(low_quality_if, [falls]);
+}
+
+/// Two raises as near as each other are both listed, smaller first. Rank 1 (doc a,
+/// distance 0.35) holds the one place of returnN 1 ahead of rank 2 (doc b, distance
+/// 0.05), under minQuality 0.1 and referenceThreshold 0.2, at maxL2Distance
+/// 0.8944444444444442: a has q = 1 - 0.35 / M = 0.6087, RELEVANT (0.2 <= q < 0.75).
+/// Upwards a reaches 0.75 at M = 0.35 / 0.25 = 1.4 (the f64 edge 1.3999999999999995);
+/// downwards a falls below the floor under M = 0.35 / 0.9 = 0.3889 (0.38888888888888884
+/// gives 0.09999999999999998, the next f64 0.10000000000000009), where b enters with
+/// q = 1 - 0.05 / 0.3889 = 0.8714: HIGHLY_RELEVANT. Both are 0.5055555555555553 away
+/// in f64. a falls below 0.2 under M = 0.35 / 0.8 = 0.4375 (0.43749999999999994):
+/// the nearest fall, and lowQuality's flip.
+#[test]
+fn two_distances_as_near_that_raise_the_level_are_both_listed() {
+    let text = r#"{"requestId":"m","mode":"dense","candidates":[
+ {"evidenceKey":"a#1","docId":"a","originalRank":1,"score":0.35,"scoreLabel":"dense"},
+ {"evidenceKey":"b#1","docId":"b","originalRank":2,"score":0.05,"scoreLabel":"dense"}]}"#;
+    let floored = settings(&[
+        ("returnN", "1"),
+        ("minQuality", "0.1"),
+        ("referenceThreshold", "0.2"),
+        ("maxL2Distance", "0.8944444444444442"),
+    ]);
+    let (level_if, low_quality_if) = distance_moves(text, &floored);
+    assert_eq!(
+        level_if,
+        [
+            serde_json::json!({"set": {"maxL2Distance": 0.38888888888888884}, "level": "HIGHLY_RELEVANT"}),
+            serde_json::json!({"set": {"maxL2Distance": 1.3999999999999995}, "level": "HIGHLY_RELEVANT"}),
+            serde_json::json!({"set": {"maxL2Distance": 0.43749999999999994}, "level": "LOW_RELEVANCE"}),
+        ]
+    );
+    assert_eq!(
+        low_quality_if,
+        [serde_json::json!({"set": {"maxL2Distance": 0.43749999999999994}, "lowQuality": true})]
+    );
+}
