@@ -14,11 +14,48 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// A string value: borrowed from the text where it has no escapes, else unescaped once
+/// into the shared string a trace keeps (a chunk's text is copied once, not twice).
+#[derive(Debug, Clone)]
+pub(super) enum Chars<'a> {
+    Borrowed(&'a str),
+    Shared(Arc<str>),
+}
+
+impl Chars<'_> {
+    /// The string as a trace keeps it.
+    pub(super) fn shared(&self) -> Arc<str> {
+        match self {
+            Chars::Borrowed(s) => Arc::from(*s),
+            Chars::Shared(s) => Arc::clone(s),
+        }
+    }
+}
+
+/// Two strings are equal by their text, however each is held.
+impl PartialEq for Chars<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Deref for Chars<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Chars::Borrowed(s) => s,
+            Chars::Shared(s) => s,
+        }
+    }
+}
 
 /// One decoded AnyValue.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum AnyValue<'a> {
-    Str(Cow<'a, str>),
+    Str(Chars<'a>),
     Bool(bool),
     Int(i64),
     /// A double; `written_as_text` when protobuf's JSON mapping wrote it as a string
@@ -29,7 +66,7 @@ pub(super) enum AnyValue<'a> {
     },
     Array(Vec<AnyValue<'a>>),
     Kvlist(Vec<KeyValue<'a>>),
-    Bytes(Cow<'a, str>),
+    Bytes(Chars<'a>),
     /// `{}`: no value set.
     Empty,
     /// Not an AnyValue; what it is instead.
@@ -63,7 +100,7 @@ impl AnyValue<'_> {
     /// The value as plain JSON, to be shown (an unknown attribute, a kvlist's value).
     pub(super) fn to_json(&self) -> Value {
         match self {
-            AnyValue::Str(s) | AnyValue::Bytes(s) => Value::String(s.clone().into_owned()),
+            AnyValue::Str(s) | AnyValue::Bytes(s) => Value::String(s.to_string()),
             AnyValue::Bool(b) => Value::Bool(*b),
             AnyValue::Int(i) => Value::from(*i),
             AnyValue::Double { value, .. } => serde_json::Number::from_f64(*value)
@@ -80,7 +117,7 @@ impl AnyValue<'_> {
     /// metadata.
     pub(super) fn of_plain(plain: &Value) -> AnyValue<'static> {
         match plain {
-            Value::String(s) => AnyValue::Str(Cow::Owned(s.clone())),
+            Value::String(s) => AnyValue::Str(Chars::Shared(Arc::from(s.as_str()))),
             Value::Bool(b) => AnyValue::Bool(*b),
             Value::Number(n) => match n.as_i64() {
                 Some(i) => AnyValue::Int(i),
@@ -90,7 +127,7 @@ impl AnyValue<'_> {
                 },
             },
             Value::Array(items) => AnyValue::Array(items.iter().map(AnyValue::of_plain).collect()),
-            Value::Object(_) => AnyValue::Str(Cow::Owned(plain.to_string())),
+            Value::Object(_) => AnyValue::Str(Chars::Shared(Arc::from(plain.to_string()))),
             Value::Null => AnyValue::Empty,
         }
     }
@@ -195,7 +232,7 @@ impl Member {
         Some(AnyValue::Bad(format!("{} holds {found}", self.name())))
     }
 
-    fn text<'de>(&self, s: Cow<'de, str>) -> Option<AnyValue<'de>> {
+    fn text<'de>(&self, s: Chars<'de>) -> Option<AnyValue<'de>> {
         match self.name() {
             "stringValue" => Some(AnyValue::Str(s)),
             "bytesValue" => Some(AnyValue::Bytes(s)),
@@ -270,13 +307,13 @@ impl<'de> Visitor<'de> for Member {
         Ok(self.number(v, None, &v))
     }
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(self.text(Cow::Borrowed(v)))
+        Ok(self.text(Chars::Borrowed(v)))
     }
     fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(self.text(Cow::Owned(v.to_owned())))
+        Ok(self.text(Chars::Shared(Arc::from(v))))
     }
     fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
-        Ok(self.text(Cow::Owned(v)))
+        Ok(self.text(Chars::Shared(Arc::from(v))))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
@@ -385,7 +422,7 @@ mod tests {
     fn every_kind_of_any_value_decodes() {
         assert_eq!(
             decode(&json!({"stringValue": "q"})),
-            AnyValue::Str("q".into())
+            AnyValue::Str(Chars::Borrowed("q"))
         );
         assert_eq!(decode(&json!({"boolValue": true})), AnyValue::Bool(true));
         assert_eq!(decode(&json!({"intValue": "3"})), AnyValue::Int(3));
@@ -465,11 +502,11 @@ mod tests {
     fn plain_strings_are_borrowed() {
         assert!(matches!(
             from_text(r#"{"stringValue": "plain"}"#),
-            AnyValue::Str(Cow::Borrowed("plain"))
+            AnyValue::Str(Chars::Borrowed("plain"))
         ));
         assert!(matches!(
             from_text(r#"{"stringValue": "line\nbreak"}"#),
-            AnyValue::Str(Cow::Owned(_))
+            AnyValue::Str(Chars::Shared(_))
         ));
     }
 }

@@ -270,12 +270,12 @@ fn document(index: u64, fields: Fields, diags: &mut Vec<Diagnostic>) -> Document
         }
         match field.as_ref() {
             "id" => match any {
-                AnyValue::Str(s) => c.evidence_key = Some(Arc::from(s.as_ref())),
+                AnyValue::Str(s) => c.evidence_key = Some(s.shared()),
                 AnyValue::Int(i) => c.evidence_key = Some(Arc::from(i.to_string())),
                 other => wrong(diags, &key, "a string", other),
             },
             "content" => match any {
-                AnyValue::Str(s) => c.excerpt = Some((0, Arc::from(s.as_ref()))),
+                AnyValue::Str(s) => c.excerpt = Some((0, s.shared())),
                 other => wrong(diags, &key, "a string", other),
             },
             "score" => {

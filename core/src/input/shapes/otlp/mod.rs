@@ -173,7 +173,7 @@ pub(in crate::input::shapes) fn read_span(
             .iter()
             .find(|a| a.key.as_deref() == Some(name))
             .and_then(|a| match &a.value {
-                AnyValue::Str(s) => Some(s.as_ref()),
+                AnyValue::Str(s) => Some(&**s),
                 _ => None,
             })
     };
@@ -353,7 +353,7 @@ fn attribute_path(path: &str, prefix: &str, indices: &[u64]) -> String {
 /// A span attribute that must be text.
 fn span_text(key: &str, value: &AnyValue, diagnostics: &mut Vec<Diagnostic>) -> Option<Arc<str>> {
     match value {
-        AnyValue::Str(s) => Some(Arc::from(s.as_ref())),
+        AnyValue::Str(s) => Some(s.shared()),
         AnyValue::Empty => {
             diagnostics.push(Diagnostic::warning(
                 "empty-value",
