@@ -100,4 +100,50 @@ mod tests {
         assert_eq!(whole.traces.len(), 2);
         assert_eq!(whole.errors.len(), 1);
     }
+
+    /// A reader that fails after handing out `good` bytes.
+    struct Failing {
+        good: Vec<u8>,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.good.is_empty() {
+                return Err(std::io::Error::other("disk gone"));
+            }
+            let n = buf.len().min(self.good.len());
+            buf[..n].copy_from_slice(&self.good[..n]);
+            self.good.drain(..n);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_input_error_ends_reading_after_the_parts_read_before_it() {
+        let good = "{\"requestId\":\"a\",\"candidates\":[]}\n"
+            .repeat(3)
+            .into_bytes();
+        let mut traces = 0;
+        let read = read_document("f", Failing { good }, |part| {
+            traces += part.traces.len();
+            Ok::<(), ()>(())
+        });
+        match read {
+            Err(ReadError::Input(err)) => assert_eq!(err.to_string(), "disk gone"),
+            other => panic!("expected an input error, got {other:?}"),
+        }
+        // Every line read before the error was handed on.
+        assert_eq!(traces, 3);
+    }
+
+    #[test]
+    fn a_failing_part_stops_an_endless_input() {
+        let mut parts = 0;
+        let read = read_document("f", std::io::repeat(b' '), |_| {
+            parts += 1;
+            Err("stop")
+        });
+        assert!(matches!(read, Err(ReadError::Part("stop"))));
+        assert_eq!(parts, 1);
+    }
 }

@@ -200,6 +200,40 @@ fn unknown_attributes_are_kept_and_shown() {
     assert_eq!(json["extra"]["output.mime_type"], "application/json");
 }
 
+/// An embedding vector is skipped unread wherever it is; on a retrieval span, where
+/// unknown attributes are shown, it says so. The vector below is the first embedding
+/// span's of the fixture (its `embedding.embeddings.0.embedding.vector`), moved.
+#[test]
+fn an_embedding_vector_is_skipped_unread() {
+    let mut data = line(COSINE, 1);
+    let vector = spans(&mut data)[1]["attributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["key"] == "embedding.embeddings.0.embedding.vector")
+        .map(|a| a["value"].clone())
+        .unwrap();
+    assert!(vector["arrayValue"]["values"].as_array().unwrap().len() > 10);
+    set_attribute(
+        &mut spans(&mut data)[3],
+        "embedding.embeddings.0.embedding.vector",
+        vector,
+    );
+    set_attribute(
+        &mut spans(&mut data)[3],
+        "tag.tags",
+        json!({"arrayValue": {"values": [{"stringValue": "a"}]}}),
+    );
+    for batch in [read_one(&data), parse_value("spans.json", &data)] {
+        let extra = &batch.traces[0].extra;
+        assert_eq!(
+            extra["embedding.embeddings.0.embedding.vector"],
+            "(an embedding vector, not read)"
+        );
+        assert_eq!(extra["tag.tags"], json!(["a"]));
+    }
+}
+
 // Nesting, spans across lines, the empty retrieval.
 
 #[test]
