@@ -10,7 +10,6 @@ use crate::diagnostic::Diagnostic;
 use crate::input::visitors::{Item, RawCandidate, RawRank};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The metadata keys that name a document, the first present wins (contract section 11).
@@ -24,20 +23,17 @@ const DOC_ID_KEYS: &[&str] = &[
     "file_path",
 ];
 
-/// One document's attributes: each field with the attribute key it came from, borrowed
-/// from the span where they are written there (copying each chunk text and key
-/// before reading it cost a tenth of an OTLP batch's time).
-#[derive(Default)]
-struct Fields<'v> {
-    /// The first attribute key of this document (where a gap before it is reported).
-    first_key: Cow<'v, str>,
-    fields: Vec<(Cow<'v, str>, Cow<'v, str>, Cow<'v, AnyValue<'v>>)>,
-}
+/// One attribute of a document: its index, its field (`content`), its attribute key,
+/// and its value, borrowed from the span where it is written there (copying each chunk
+/// text and key before reading it cost a tenth of an OTLP batch's time).
+type Field<'v> = (u64, Cow<'v, str>, Cow<'v, str>, Cow<'v, AnyValue<'v>>);
 
-/// The documents of one list (`retrieval.documents`, `reranker.output_documents`, ...).
+/// The documents of one list (`retrieval.documents`, `reranker.output_documents`, ...):
+/// their attributes in the order read, one list for all (a huge index allocates nothing
+/// in proportion), sorted by index when read.
 pub(super) struct Documents<'v> {
     prefix: &'static str,
-    by_index: BTreeMap<u64, Fields<'v>>,
+    fields: Vec<Field<'v>>,
 }
 
 /// A document read: its index, and the candidate built from it.
@@ -52,12 +48,12 @@ impl<'v> Documents<'v> {
     pub(super) fn new(prefix: &'static str) -> Self {
         Documents {
             prefix,
-            by_index: BTreeMap::new(),
+            fields: Vec::new(),
         }
     }
 
     pub(super) fn is_empty(&self) -> bool {
-        self.by_index.is_empty()
+        self.fields.is_empty()
     }
 
     /// Takes the attribute `key` when it is one of this list's (`<prefix>.<i>.<field>`
@@ -99,11 +95,7 @@ impl<'v> Documents<'v> {
         field: Cow<'v, str>,
         value: Cow<'v, AnyValue<'v>>,
     ) {
-        let entry = self.by_index.entry(index).or_default();
-        if entry.first_key.is_empty() {
-            entry.first_key = key.clone();
-        }
-        entry.fields.push((field, key, value));
+        self.fields.push((index, field, key, value));
     }
 
     /// `<prefix>` as an arrayValue of kvlistValues (`{"document.id": ...}`, `{"id": ...}`
@@ -226,13 +218,18 @@ impl<'v> Documents<'v> {
     /// The documents in index order, with the gaps between them reported.
     /// `leading_gap_reported`: the attribute limit explains missing first documents.
     pub(super) fn read(
-        self,
+        mut self,
         diags: &mut Vec<Diagnostic>,
         leading_gap_reported: bool,
     ) -> Vec<Document> {
-        let mut out = Vec::with_capacity(self.by_index.len().min(4096));
+        // Stable: a document's fields keep the order they were read in (instrumentors
+        // write them by index already, which this sort only checks).
+        self.fields.sort_by_key(|field| field.0);
+        let mut out = Vec::new();
         let mut expected = 0u64;
-        for (index, fields) in self.by_index {
+        let mut fields = self.fields.into_iter().peekable();
+        while let Some(first) = fields.next() {
+            let index = first.0;
             if index > expected && !(expected == 0 && leading_gap_reported) {
                 let absent = if index - expected == 1 {
                     format!("index {expected}")
@@ -242,21 +239,26 @@ impl<'v> Documents<'v> {
                 diags.push(Diagnostic::error(
                     "document-index-gap",
                     format!("{}: no document at {absent}; the documents after keep their ranks (index + 1)", self.prefix),
-                    fields.first_key.clone().into_owned(),
+                    first.2.clone().into_owned(),
                 ));
             }
             expected = index.saturating_add(1);
-            out.push(document(index, fields, diags));
+            let rest = std::iter::from_fn(|| fields.next_if(|field| field.0 == index));
+            out.push(document(index, std::iter::once(first).chain(rest), diags));
         }
         out
     }
 }
 
-fn document(index: u64, fields: Fields, diags: &mut Vec<Diagnostic>) -> Document {
+fn document<'v>(
+    index: u64,
+    fields: impl Iterator<Item = Field<'v>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Document {
     let mut c = RawCandidate::default();
     let mut metadata: Option<Map<String, Value>> = None;
     let mut has_score = false;
-    for (field, key, value) in fields.fields {
+    for (_, field, key, value) in fields {
         let any = value.as_ref();
         if matches!(any, AnyValue::Empty) {
             diags.push(Diagnostic::warning(
