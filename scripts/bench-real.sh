@@ -98,6 +98,15 @@ def each_line(load):
             load(line)
     return work
 
+def busy(seconds):
+    """Keeps this CPU busy for a moment: on a virtual machine a CPU that idled (while
+    another process ran) runs the next tens of milliseconds slower, which weighed on
+    whichever figure came after an idle wait (the CLI after Node's, measured 72-122 ms
+    against 71-75 back to back); each figure now starts from a busy CPU alike."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
 def seconds(work):
     start = time.perf_counter()
     work()
@@ -142,6 +151,7 @@ for path in files:
     times = {label: [] for label, _ in measures}
     for _ in range(runs):
         for label, run in measures:
+            busy(0.05)
             times[label].append(run())
     size = os.path.getsize(path) / 1e6
     print(f"bench: {'OTLP spans' if otlp else 'native RerankTrace'}, {size:.1f} MB, "
