@@ -256,6 +256,18 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// The JSON type of a value as a sentence names it ("a string", "null").
+pub(crate) fn json_type(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
 /// Escapes one JSON-pointer reference token (RFC 6901).
 pub(crate) fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")

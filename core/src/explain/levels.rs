@@ -81,6 +81,24 @@ impl Levels<'_> {
         ))
     }
 
+    /// Lists `change` when the pipeline confirms that it moves the level `direction`.
+    fn confirm_level(
+        &self,
+        change: Change,
+        direction: Direction,
+        work: &mut Work,
+        out: &mut Vec<LevelIf>,
+    ) {
+        if let Some(after) = self.run(&change, work) {
+            if self.better(after.level, direction) {
+                out.push(LevelIf {
+                    set: change,
+                    level: after.level,
+                });
+            }
+        }
+    }
+
     fn better(&self, level: Level, direction: Direction) -> bool {
         match direction {
             Direction::Up => level < self.t.relevance_level,
@@ -255,14 +273,7 @@ impl Levels<'_> {
             return;
         };
         let change = Change::number(SettingKey::MaxL2Distance, m);
-        if let Some(after) = self.run(&change, work) {
-            if self.better(after.level, direction) {
-                out.push(LevelIf {
-                    set: change,
-                    level: after.level,
-                });
-            }
-        }
+        self.confirm_level(change, direction, work, out);
     }
 
     /// Under a floor: the nearest `maxL2Distance` on either side that moves the level
@@ -277,14 +288,7 @@ impl Levels<'_> {
         let sought = |top| self.better(self.level_at(top), direction);
         for m in search.nearest(sought, direction == Direction::Up) {
             let change = Change::number(SettingKey::MaxL2Distance, m);
-            if let Some(after) = self.run(&change, work) {
-                if self.better(after.level, direction) {
-                    out.push(LevelIf {
-                        set: change,
-                        level: after.level,
-                    });
-                }
-            }
+            self.confirm_level(change, direction, work, out);
         }
     }
 
@@ -310,14 +314,7 @@ impl Levels<'_> {
             return;
         }
         let change = Change::number(key, value);
-        if let Some(after) = self.run(&change, work) {
-            if self.better(after.level, direction) {
-                out.push(LevelIf {
-                    set: change,
-                    level: after.level,
-                });
-            }
-        }
+        self.confirm_level(change, direction, work, out);
     }
 
     /// The other `hybridQuality` values, when some hybrid candidate carries a

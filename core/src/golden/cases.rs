@@ -2,7 +2,7 @@
 
 use super::qrels::{self, MAX_GRADE};
 use super::text::normalize_query;
-use crate::diagnostic::{pointer_token, Diagnostic, InputError, InputErrorCode};
+use crate::diagnostic::{json_type, pointer_token, Diagnostic, InputError, InputErrorCode};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -140,7 +140,7 @@ pub fn parse_cases_value(source: &str, value: &Value) -> Result<CaseSet, Vec<Inp
                 return Err(vec![located(
                     source,
                     "/cases",
-                    format!("\"cases\" must be an array, found {}", type_name(other)),
+                    format!("\"cases\" must be an array, found {}", json_type(other)),
                 )])
             }
         },
@@ -150,7 +150,7 @@ pub fn parse_cases_value(source: &str, value: &Value) -> Result<CaseSet, Vec<Inp
                 "",
                 format!(
                     "expected a JSON array of cases or an object with a \"cases\" array, found {}",
-                    type_name(other)
+                    json_type(other)
                 ),
             )])
         }
@@ -170,7 +170,7 @@ pub fn parse_cases_value(source: &str, value: &Value) -> Result<CaseSet, Vec<Inp
             other => errors.push(located(
                 source,
                 &path,
-                format!("a case must be an object, found {}", type_name(other)),
+                format!("a case must be an object, found {}", json_type(other)),
             )),
         }
     }
@@ -218,7 +218,7 @@ fn parse_case(
                 &format!("{path}/{}", pointer_token(key)),
                 format!(
                     "caseId must be a string or an integer, found {}",
-                    type_name(v)
+                    json_type(v)
                 ),
             ));
             None
@@ -308,7 +308,7 @@ fn judgments(
             &field_path,
             format!(
                 "judgments must be an object of {{docId: grade}}, found {}",
-                type_name(v)
+                json_type(v)
             ),
         ));
         return None;
@@ -332,7 +332,7 @@ fn judgments(
                      found {}",
                     match grade {
                         Value::Number(n) => n.to_string(),
-                        other => type_name(other).to_owned(),
+                        other => json_type(other).to_owned(),
                     }
                 ),
             )),
@@ -390,7 +390,7 @@ fn optional_string(
             errors.push(located(
                 source,
                 &format!("{path}/{}", pointer_token(key)),
-                format!("{key} must be a string, found {}", type_name(other)),
+                format!("{key} must be a string, found {}", json_type(other)),
             ));
             None
         }
@@ -416,7 +416,7 @@ fn string_array(
         errors.push(located(
             source,
             &field_path,
-            format!("{key} must be an array, found {}", type_name(v)),
+            format!("{key} must be an array, found {}", json_type(v)),
         ));
         return Vec::new();
     };
@@ -439,7 +439,7 @@ fn string_array(
                     } else {
                         "strings"
                     },
-                    type_name(item)
+                    json_type(item)
                 ),
             )),
         }
@@ -453,17 +453,6 @@ fn id_text(v: &Value) -> Option<String> {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
         _ => None,
-    }
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

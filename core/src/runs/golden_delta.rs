@@ -7,6 +7,7 @@
 //! The treatment of ties, cases missing from one side and non-finite values is in
 //! docs/decisions.md ("Comparing two runs").
 
+use crate::diagnostic::json_type;
 use crate::golden::{GoldenLevel, GoldenReport, Metric, MetricValues};
 use crate::stats::{self, TTest};
 use serde::Serialize;
@@ -54,17 +55,6 @@ pub struct BaselineError {
 impl std::fmt::Display for BaselineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         super::write_at(f, &self.path, &self.message)
-    }
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

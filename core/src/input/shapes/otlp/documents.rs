@@ -5,7 +5,7 @@
 //! diagnostic whose path is the attribute's key.
 
 use super::any_value::{kvlist_to_json, AnyValue, KeyValue};
-use super::lenient::json_kind;
+use crate::diagnostic::json_type;
 use crate::diagnostic::Diagnostic;
 use crate::input::visitors::{Item, RawCandidate, RawRank};
 use serde_json::{Map, Value};
@@ -163,7 +163,7 @@ impl<'v> Documents<'v> {
                         "wrong-type",
                         format!(
                             "{key}: expected a JSON array of documents, got {}",
-                            json_kind(&other)
+                            json_type(&other)
                         ),
                         key,
                     ));
@@ -198,7 +198,7 @@ impl<'v> Documents<'v> {
                     "wrong-type",
                     format!(
                         "{path}: a document must be an object, got {}; skipped",
-                        json_kind(item)
+                        json_type(item)
                     ),
                     path.clone(),
                 ));
@@ -289,7 +289,7 @@ fn document<'v>(
                     AnyValue::Str(text) => match serde_json::from_str::<Value>(text) {
                         Ok(Value::Object(object)) => Some(object),
                         Ok(other) => {
-                            diags.push(Diagnostic::error("metadata-not-object", format!("{key}: JSON {} where an object is expected; kept as text, no docId, title or breadcrumb read from it", json_kind(&other)), key.clone()));
+                            diags.push(Diagnostic::error("metadata-not-object", format!("{key}: JSON {} where an object is expected; kept as text, no docId, title or breadcrumb read from it", json_type(&other)), key.clone()));
                             c.extra
                                 .insert("metadata".into(), Value::String(text.to_string()));
                             None

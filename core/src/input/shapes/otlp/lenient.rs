@@ -3,7 +3,6 @@
 //! a span reader reports each such value where it is and reads the rest.
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
@@ -188,17 +187,5 @@ impl<'de, V: MapVisitor<'de>> Visitor<'de> for ObjectOr<V> {
     }
     fn visit_none<E>(self) -> Result<Self::Value, E> {
         Ok(self.0.other("null"))
-    }
-}
-
-/// The JSON type of a plain value, for messages.
-pub(super) fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -16,9 +16,10 @@ mod tree;
 pub(in crate::input::shapes) use nesting::Retrievals;
 pub(in crate::input::shapes) use tree::Span;
 
+use crate::diagnostic::json_type;
 use any_value::{kvlist_to_json, AnyValue, KeyValue};
 use documents::{items, Document, Documents};
-use lenient::{json_kind, Listed};
+use lenient::Listed;
 use nesting::SpanKey;
 use serde::Deserialize;
 use tree::{traces_data, ResourceSpans, SpanFields};
@@ -392,7 +393,7 @@ fn case_id(
                     "metadata-not-object",
                     format!(
                         "{key}: JSON {} where an object is expected; no caseId read from it",
-                        json_kind(&other)
+                        json_type(&other)
                     ),
                     key,
                 ));
