@@ -31,7 +31,7 @@ mod golden {
     }
 
     /// dense-trace.json under its options (returnN 4, maxChunksPerDocument 2):
-    /// kb-redis#3 and #4 accepted, the repeated kb-redis#3 a duplicate,
+    /// kb-redis#3 and kb-redis#4 accepted, the repeated kb-redis#3 a duplicate,
     /// kb-redis#9 over the per-document cap, kb-session#1 and kb-mysql#2
     /// accepted, kb-k8s#7 over returnN. No caseId: linked by query.
     fn redis_run() -> RunTrace {
