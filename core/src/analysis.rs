@@ -7,12 +7,14 @@ use crate::batch::{
 };
 use crate::config::{Config, ConfigError, Settings};
 use crate::diagnostic::InputError;
-use crate::input::{DocumentSummary, ParsedBatch, Trace};
+use crate::input::{read_document, DocumentSummary, ParsedBatch, ReadError, Trace};
 use crate::input_errors::{keep_all, OmittedInputErrors};
 use crate::trace_analysis::{
     analyze_trace, reanalyze_trace, AcceptedLists, Scratch, TraceAnalysis,
 };
 use serde::Serialize;
+use std::convert::Infallible;
+use std::io::Read;
 use std::sync::Arc;
 
 /// The whole analysis of a batch under one set of user settings.
@@ -63,6 +65,33 @@ pub fn analyze(
         .map(|trace| analyzer.analyze_trace(trace))
         .collect();
     Ok(analyzer.into_analysis(traces, batch))
+}
+
+/// Reads the document named `source` from `input` and analyses each part as it is
+/// read, while it is still in cache: equal to [`analyze`] of
+/// [`read_batch`](crate::input::read_batch)'s batch, without holding the parsed
+/// batch and the analysis apart. The outer `Err` when the input cannot be read, the
+/// inner one when the settings are invalid (nothing is read then).
+pub fn read_and_analyze(
+    source: &str,
+    input: impl Read,
+    settings: &Settings,
+    with_sweep: bool,
+) -> std::io::Result<Result<Analysis, ConfigError>> {
+    let mut analyzer = match BatchAnalyzer::new(settings, with_sweep) {
+        Ok(analyzer) => analyzer,
+        Err(err) => return Ok(Err(err)),
+    };
+    let mut traces = Vec::new();
+    let read = read_document(source, input, |part| {
+        analyzer.analyze_part(part, |trace| traces.push(trace));
+        Ok::<(), Infallible>(())
+    });
+    match read {
+        Ok(()) => Ok(Ok(analyzer.into_analysis_of_parts(traces))),
+        Err(ReadError::Input(err)) => Err(err),
+        Err(ReadError::Part(never)) => match never {},
+    }
 }
 
 impl Analysis {
@@ -252,6 +281,13 @@ impl BatchAnalyzer {
         self.input_errors = batch.errors.clone();
         self.input_errors_omitted = batch.errors_omitted.clone();
         self.documents = batch.documents.clone();
+        self.into_analysis_of_parts(traces)
+    }
+
+    /// The whole analysis of the parts analysed so far (with
+    /// [`analyze_part`](Self::analyze_part)): `traces`, every analysis it handed out,
+    /// in order.
+    pub fn into_analysis_of_parts(self, traces: Vec<TraceAnalysis>) -> Analysis {
         let settings = self.settings.clone();
         let view = self.finish();
         Analysis {

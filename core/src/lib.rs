@@ -127,7 +127,7 @@ pub use crate::config::{
 };
 
 // The analysis of a batch.
-pub use crate::analysis::{analyze, Analysis, BatchAnalyzer, BatchView};
+pub use crate::analysis::{analyze, read_and_analyze, Analysis, BatchAnalyzer, BatchView};
 pub use crate::batch::{
     BatchWarning, ByMode, ModeSummary, Summary, SweepCounts, SweepPoint, SweepScopes, SCOPES,
 };

@@ -1,7 +1,7 @@
 //! `analyze`: the batch analysis of `ragtrace analyze --sweep`, kept in Rust behind a
 //! handle so a caller converts only what it reads.
 
-use crate::source::{self, traces};
+use crate::source;
 use crate::to_py::to_py;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -183,9 +183,6 @@ pub(crate) fn analyze(
 ) -> PyResult<Analysis> {
     let settings = source::settings(py, config)?;
     source::config_of(py, &settings)?;
-    let batch = traces(py, source, "input")?;
-    let inner = py
-        .detach(|| ragtrace_core::analyze(&batch, &settings, sweep))
-        .map_err(|err| crate::error::config_error(py, &err))?;
+    let inner = source::analysis(py, source, "input", &settings, sweep)?;
     Ok(Analysis { inner })
 }

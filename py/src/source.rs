@@ -118,6 +118,40 @@ fn read_batch(py: Python<'_>, source: Source, role: &str) -> PyResult<ParsedBatc
     }
 }
 
+/// The analysis of the traces of any source under valid `settings`: a file is
+/// analysed part by part as it is read, anything else parsed first. Fails as
+/// [`traces`] does.
+pub(crate) fn analysis(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    role: &str,
+    settings: &Settings,
+    with_sweep: bool,
+) -> PyResult<ragtrace_core::Analysis> {
+    let read = |name: &str, input: &mut dyn Read| {
+        ragtrace_core::read_and_analyze(name, input, settings, with_sweep)
+    };
+    let analysed = match Source::from_arg(value, role)? {
+        Source::Path(path, name) => py
+            .detach(|| read(&name, &mut std::fs::File::open(&path)?))
+            .map_err(|err| io_error(&path.display().to_string(), err))?,
+        Source::File(file, name) => py
+            .detach(|| read(&name, &mut PyFileReader { file }))
+            .map_err(|err| io_error(role, err))?,
+        other => {
+            let batch = checked(py, read_batch(py, other, role)?)?;
+            py.detach(|| ragtrace_core::analyze(&batch, settings, with_sweep))
+        }
+    };
+    let analysis = analysed.map_err(|err| config_error(py, &err))?;
+    if analysis.traces.is_empty() {
+        if let Some(first) = analysis.input_errors.first() {
+            return Err(input_error(py, std::slice::from_ref(first)));
+        }
+    }
+    Ok(analysis)
+}
+
 /// Traces from any source. Fails only when nothing at all could be read; a JSON
 /// Lines document with bad lines is read, its bad lines in `inputErrors`.
 pub(crate) fn traces(
@@ -125,7 +159,11 @@ pub(crate) fn traces(
     value: &Bound<'_, PyAny>,
     role: &str,
 ) -> PyResult<ParsedBatch> {
-    let batch = read_batch(py, Source::from_arg(value, role)?, role)?;
+    checked(py, read_batch(py, Source::from_arg(value, role)?, role)?)
+}
+
+/// `batch`, unless nothing at all could be read from it: its first input error then.
+fn checked(py: Python<'_>, batch: ParsedBatch) -> PyResult<ParsedBatch> {
     if batch.traces.is_empty() {
         if let Some(first) = batch.errors.first() {
             return Err(input_error(py, std::slice::from_ref(first)));

@@ -352,3 +352,44 @@ proptest! {
         prop_assert_eq!(fingerprint(&read_in_chunks("b", &bytes, &cuts, true)), fingerprint(&whole));
     }
 }
+
+/// Reading and analysing each part as it is read gives the analysis of the whole
+/// batch read first: traces, positions, lines, documents, and the input errors kept
+/// and counted past the listed ones.
+#[test]
+fn analysing_parts_as_they_are_read_equals_analysing_the_batch() {
+    let bad_lines = "{\"candidates\": [,]}\n".repeat(ragtrace_core::INPUT_ERRORS_LISTED + 7);
+    let documents = [
+        ("small.jsonl", small_jsonl()),
+        (
+            "spans.jsonl",
+            crate::common::fixture("otel/llamaindex-cosine.jsonl"),
+        ),
+        ("errors.jsonl", format!("{TRACE}\n{bad_lines}{HYBRID}\n")),
+    ];
+    let settings = Settings::from_json_text(r#"{"scoreKind": "cosineSimilarity"}"#)
+        .unwrap_or_else(|err| panic!("{err}"));
+    for (name, text) in documents {
+        for settings in [Settings::default(), settings.clone()] {
+            let batch = ragtrace_core::read_batch(name, text.as_bytes()).unwrap();
+            let whole = analyze(&batch, &settings, true).unwrap();
+            let streamed = ragtrace_core::read_and_analyze(name, text.as_bytes(), &settings, true)
+                .unwrap()
+                .unwrap();
+            assert!(!streamed.traces.is_empty(), "{name}");
+            assert_eq!(
+                serde_json::to_string(&streamed).unwrap(),
+                serde_json::to_string(&whole).unwrap(),
+                "{name}"
+            );
+            assert_eq!(streamed.input_errors_omitted, whole.input_errors_omitted);
+            assert_eq!(
+                name == "errors.jsonl",
+                !whole.input_errors_omitted.is_empty()
+            );
+        }
+    }
+    let invalid = Settings::from_json_text(r#"{"preciseThreshold": 0.1}"#).unwrap();
+    let refused = ragtrace_core::read_and_analyze("t", TRACE.as_bytes(), &invalid, false);
+    assert!(matches!(refused, Ok(Err(_))));
+}
