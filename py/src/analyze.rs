@@ -60,6 +60,24 @@ impl<'a> Row<'a> {
     }
 }
 
+/// Traces from which an analysis is freed on a thread of its own: freeing a batch of
+/// real-shaped traces (their chunk texts) takes about a tenth of reading it, which
+/// the caller need not wait for; below this, starting the thread costs more.
+const FREED_ELSEWHERE_FROM: usize = 1_000;
+
+impl Drop for Analysis {
+    fn drop(&mut self) {
+        if self.inner.traces.len() < FREED_ELSEWHERE_FROM {
+            return;
+        }
+        let traces = std::mem::take(&mut self.inner.traces);
+        // Should no thread start, the closure and the traces are freed here.
+        let _ = std::thread::Builder::new()
+            .name("ragtrace-free".to_owned())
+            .spawn(move || drop(traces));
+    }
+}
+
 /// Python's reading of `index` into a sequence of `len` (negative counts from the end).
 fn position(index: isize, len: usize) -> Option<usize> {
     if index < 0 {

@@ -138,6 +138,9 @@ pub(crate) fn analysis(
         Source::File(file, name) => py
             .detach(|| read(&name, &mut PyFileReader { file }))
             .map_err(|err| io_error(role, err))?,
+        Source::Bytes(bytes) => py
+            .detach(|| read(role, &mut bytes.as_slice()))
+            .map_err(|err| io_error(role, err))?,
         other => {
             let batch = checked(py, read_batch(py, other, role)?)?;
             py.detach(|| ragtrace_core::analyze(&batch, settings, with_sweep))

@@ -61,6 +61,21 @@ def test_every_kind_of_source_reads_the_same(cli: Cli) -> None:
     assert ragtrace.analyze([parsed, parsed]).summary()["traces"] == 2
 
 
+def test_a_large_analysis_is_whole_until_freed_and_freed_apart(cli: Cli, tmp_path: Path) -> None:
+    # 1,500 traces: past the size from which an analysis is freed on a thread of its own.
+    line = Path(fixture("dense-trace.json")).read_text().replace("\n", " ")
+    path = tmp_path / "large.jsonl"
+    path.write_text((line + "\n") * 1500)
+    summary = cli.json("analyze", "--summary", "--sweep", str(path))["summary"]
+    analyses = [ragtrace.analyze(path) for _ in range(3)]
+    rows = analyses[0].rows()
+    del analyses[0]
+    assert [a.summary() for a in analyses] == [summary, summary]
+    assert len(rows) == 1500 and rows[-1]["line"] == 1500
+    del analyses
+    assert ragtrace.analyze(path).summary() == summary
+
+
 def test_settings_are_the_cli_settings(cli: Cli) -> None:
     path = fixture("golden-runs.json")
     ours = ragtrace.analyze(path, {"maxL2Distance": 0.8, "return_n": 3}).to_dict()
