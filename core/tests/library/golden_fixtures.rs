@@ -31,9 +31,9 @@ mod golden {
     }
 
     /// dense-trace.json under its options (returnN 4, maxChunksPerDocument 2):
-    /// kb-redis#3 and kb-redis#4 accepted, the repeated kb-redis#3 a duplicate,
-    /// kb-redis#9 over the per-document cap, kb-session#1 and kb-mysql#2
-    /// accepted, kb-k8s#7 over returnN. No caseId: linked by query.
+    /// kb-redis's chunks 3 and 4 accepted, its chunk 3 again a duplicate, its chunk 9
+    /// over the per-document cap, the chunks of kb-session and kb-mysql accepted,
+    /// kb-k8s's over returnN. No caseId: linked by query.
     fn redis_run() -> RunTrace {
         RunTrace {
             name: "req-dense-001".into(),
