@@ -118,9 +118,9 @@ fn read_batch(py: Python<'_>, source: Source, role: &str) -> PyResult<ParsedBatc
     }
 }
 
-/// The analysis of the traces of any source under valid `settings`: a file is
-/// analysed part by part as it is read, anything else parsed first. Fails as
-/// [`traces`] does.
+/// The analysis of the traces of any source under valid `settings`: a file, a file
+/// object or bytes analysed part by part as it is read, parsed data as it is. Fails
+/// as [`traces`] does.
 pub(crate) fn analysis(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
@@ -142,7 +142,7 @@ pub(crate) fn analysis(
             .detach(|| read(role, &mut bytes.as_slice()))
             .map_err(|err| io_error(role, err))?,
         other => {
-            let batch = checked(py, read_batch(py, other, role)?)?;
+            let batch = read_batch(py, other, role)?;
             py.detach(|| ragtrace_core::analyze(&batch, settings, with_sweep))
         }
     };
@@ -162,11 +162,7 @@ pub(crate) fn traces(
     value: &Bound<'_, PyAny>,
     role: &str,
 ) -> PyResult<ParsedBatch> {
-    checked(py, read_batch(py, Source::from_arg(value, role)?, role)?)
-}
-
-/// `batch`, unless nothing at all could be read from it: its first input error then.
-fn checked(py: Python<'_>, batch: ParsedBatch) -> PyResult<ParsedBatch> {
+    let batch = read_batch(py, Source::from_arg(value, role)?, role)?;
     if batch.traces.is_empty() {
         if let Some(first) = batch.errors.first() {
             return Err(input_error(py, std::slice::from_ref(first)));
