@@ -8,7 +8,7 @@
 //! embedding's vector, say) is one allocation, not one map per element. Reading never
 //! fails: what is not an AnyValue is [`AnyValue::Bad`], saying what it is instead.
 
-use super::lenient::{Lenient, Listed, MapVisitor, ObjectOr, Text};
+use crate::lenient::{Lenient, Listed, MapVisitor, ObjectOr, Text};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -20,14 +20,14 @@ use std::sync::Arc;
 /// A string value: borrowed from the text where it has no escapes, else unescaped once
 /// into the shared string a trace keeps (a chunk's text is copied once, not twice).
 #[derive(Debug, Clone)]
-pub(super) enum Chars<'a> {
+pub enum Chars<'a> {
     Borrowed(&'a str),
     Shared(Arc<str>),
 }
 
 impl Chars<'_> {
     /// The string as a trace keeps it.
-    pub(super) fn shared(&self) -> Arc<str> {
+    pub fn shared(&self) -> Arc<str> {
         match self {
             Chars::Borrowed(s) => Arc::from(*s),
             Chars::Shared(s) => Arc::clone(s),
@@ -54,7 +54,7 @@ impl Deref for Chars<'_> {
 
 /// One decoded AnyValue.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum AnyValue<'a> {
+pub enum AnyValue<'a> {
     Str(Chars<'a>),
     Bool(bool),
     Int(i64),
@@ -85,14 +85,14 @@ fn is_embedding_vector(key: &str) -> bool {
 /// An attribute, or an entry of a kvlist: `{"key": ..., "value": AnyValue}`. A key that
 /// is not a string is `None` (the entry is skipped); a missing value is the empty one.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct KeyValue<'a> {
-    pub(super) key: Option<Cow<'a, str>>,
-    pub(super) value: AnyValue<'a>,
+pub struct KeyValue<'a> {
+    pub key: Option<Cow<'a, str>>,
+    pub value: AnyValue<'a>,
 }
 
 impl AnyValue<'_> {
     /// The JSON type a person would call it, for messages.
-    pub(super) fn type_name(&self) -> &'static str {
+    pub fn type_name(&self) -> &'static str {
         match self {
             AnyValue::Str(_) => "a string (stringValue)",
             AnyValue::Bool(_) => "a boolean (boolValue)",
@@ -108,7 +108,7 @@ impl AnyValue<'_> {
     }
 
     /// The value as plain JSON, to be shown (an unknown attribute, a kvlist's value).
-    pub(super) fn to_json(&self) -> Value {
+    pub fn to_json(&self) -> Value {
         match self {
             AnyValue::Str(s) | AnyValue::Bytes(s) => Value::String(s.to_string()),
             AnyValue::Bool(b) => Value::Bool(*b),
@@ -126,7 +126,7 @@ impl AnyValue<'_> {
     /// A plain JSON value (the GenAI conventions' documents written as JSON text) as the
     /// AnyValue holding it; an object becomes the JSON text OpenInference writes for
     /// metadata.
-    pub(super) fn of_plain(plain: &Value) -> AnyValue<'static> {
+    pub fn of_plain(plain: &Value) -> AnyValue<'static> {
         match plain {
             Value::String(s) => AnyValue::Str(Chars::Shared(Arc::from(s.as_str()))),
             Value::Bool(b) => AnyValue::Bool(*b),
@@ -145,7 +145,7 @@ impl AnyValue<'_> {
 }
 
 /// A kvlist's entries as a JSON object.
-pub(super) fn kvlist_to_json(entries: &[KeyValue]) -> Map<String, Value> {
+pub fn kvlist_to_json(entries: &[KeyValue]) -> Map<String, Value> {
     entries
         .iter()
         .filter_map(|entry| Some((entry.key.as_deref()?.to_owned(), entry.value.to_json())))

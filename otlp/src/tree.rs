@@ -7,8 +7,8 @@
 //! A span that is not an object is [`Span::NotObject`], an id that is not a string
 //! absent (see `lenient`).
 
-use super::any_value::KeyValue;
-use super::lenient::{Lenient, Listed, MapVisitor, ObjectOr, Text};
+use crate::any_value::KeyValue;
+use crate::lenient::{Lenient, Listed, MapVisitor, ObjectOr, Text};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
@@ -17,22 +17,22 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// One span of `spans[]`.
-pub(in crate::input::shapes) enum Span<'a> {
+pub enum Span<'a> {
     Object(SpanFields<'a>),
     NotObject,
 }
 
 /// What the reader uses of a span.
 #[derive(Default)]
-pub(in crate::input::shapes) struct SpanFields<'a> {
-    pub(super) trace_id: Option<Cow<'a, str>>,
-    pub(super) span_id: Option<Cow<'a, str>>,
-    pub(super) parent_span_id: Option<Cow<'a, str>>,
+pub struct SpanFields<'a> {
+    pub trace_id: Option<Cow<'a, str>>,
+    pub span_id: Option<Cow<'a, str>>,
+    pub parent_span_id: Option<Cow<'a, str>>,
     /// `None` when absent or not an array (the span is then skipped).
-    pub(super) attributes: Option<Vec<KeyValue<'a>>>,
+    pub attributes: Option<Vec<KeyValue<'a>>>,
     /// A number, or a decimal string as the OTLP JSON mapping writes 64-bit integers;
     /// anything else is 0.
-    pub(super) dropped_attributes: u64,
+    pub dropped_attributes: u64,
 }
 
 impl<'de> Deserialize<'de> for Span<'de> {
@@ -43,7 +43,7 @@ impl<'de> Deserialize<'de> for Span<'de> {
 
 impl Span<'_> {
     /// A span already parsed as JSON (Phoenix's records become one).
-    pub(in crate::input::shapes) fn of_value(value: &Value) -> Span<'_> {
+    pub fn of_value(value: &Value) -> Span<'_> {
         Span::deserialize(value).unwrap_or(Span::NotObject)
     }
 }
@@ -126,14 +126,14 @@ impl<'de> Visitor<'de> for Count {
 
 /// One element of `resourceSpans[]` or `scopeSpans[]`: its list of the level below
 /// (`scopeSpans`, `spans`); an element that is not an object has none.
-pub(in crate::input::shapes) struct Level<T> {
-    pub(super) below: Listed<T>,
+pub struct Level<T> {
+    pub below: Listed<T>,
 }
 
 /// `resourceSpans[]`'s element.
-pub(in crate::input::shapes) type ResourceSpans<'a> = Level<ScopeSpans<'a>>;
+pub type ResourceSpans<'a> = Level<ScopeSpans<'a>>;
 /// `scopeSpans[]`'s element.
-pub(in crate::input::shapes) type ScopeSpans<'a> = Level<Span<'a>>;
+pub type ScopeSpans<'a> = Level<Span<'a>>;
 
 /// The name of the list a level holds.
 trait Below {
@@ -179,7 +179,7 @@ impl<'de, T: Deserialize<'de> + Below> MapVisitor<'de> for LevelVisitor<T> {
 /// A document (a JSON Lines line) that is a `TracesData` object and nothing else:
 /// `resourceSpans` is its only field. `None` for any other object, which is read as
 /// every object is.
-pub(in crate::input::shapes) fn traces_data(text: &str) -> Option<Listed<ResourceSpans<'_>>> {
+pub fn traces_data(text: &str) -> Option<Listed<ResourceSpans<'_>>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let read = (&mut de).deserialize_map(TracesDataVisitor).ok()?;
     de.end().ok()?;

@@ -4,10 +4,10 @@
 //! turned into candidates with `originalRank` = i + 1, and every malformed part a
 //! diagnostic whose path is the attribute's key.
 
-use super::any_value::{kvlist_to_json, AnyValue, KeyValue};
 use crate::diagnostic::json_type;
 use crate::diagnostic::Diagnostic;
 use crate::input::visitors::{Item, RawCandidate, RawRank};
+use ragtrace_otlp::{json_of_text, kvlist_to_json, AnyValue, KeyValue};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -156,7 +156,7 @@ impl<'v> Documents<'v> {
         diags: &mut Vec<Diagnostic>,
     ) {
         let parsed = match value {
-            AnyValue::Str(text) => match serde_json::from_str::<Value>(text) {
+            AnyValue::Str(text) => match json_of_text(text) {
                 Ok(Value::Array(items)) => items,
                 Ok(other) => {
                     diags.push(Diagnostic::error(
@@ -286,7 +286,7 @@ fn document<'v>(
             }
             "metadata" => {
                 metadata = match any {
-                    AnyValue::Str(text) => match serde_json::from_str::<Value>(text) {
+                    AnyValue::Str(text) => match json_of_text(text) {
                         Ok(Value::Object(object)) => Some(object),
                         Ok(other) => {
                             diags.push(Diagnostic::error("metadata-not-object", format!("{key}: JSON {} where an object is expected; kept as text, no docId, title or breadcrumb read from it", json_type(&other)), key.clone()));

@@ -7,22 +7,19 @@
 //! are one retrieval; `documents` reads a span's documents; `any_value` decodes
 //! attribute values.
 
-mod any_value;
 mod documents;
-mod lenient;
 mod nesting;
-mod tree;
 
 pub(in crate::input::shapes) use nesting::Retrievals;
-pub(in crate::input::shapes) use tree::Span;
+pub(in crate::input::shapes) use ragtrace_otlp::Span;
 
 use crate::diagnostic::json_type;
-use any_value::{kvlist_to_json, AnyValue, KeyValue};
 use documents::{items, Document, Documents};
-use lenient::Listed;
 use nesting::SpanKey;
-use serde::Deserialize;
-use tree::{traces_data, ResourceSpans, SpanFields};
+use ragtrace_otlp::{
+    json_of_text, kvlist_to_json, resource_spans_of_value, traces_data, AnyValue, KeyValue, Listed,
+    ResourceSpans, SpanFields,
+};
 
 use crate::diagnostic::{Diagnostic, InputErrorCode};
 use crate::input::model::{InputRank, Trace, TraceKind};
@@ -49,7 +46,7 @@ pub(in crate::input::shapes) fn read(
     let Some(resource_spans) = o.extra.remove("resourceSpans") else {
         return;
     };
-    match Listed::<ResourceSpans>::deserialize(&resource_spans) {
+    match resource_spans_of_value(&resource_spans) {
         Ok(listed) => read_resource_spans(listed, place, held, sink),
         // The span tree reads every JSON value; kept for a reader that may not.
         Err(err) => {
@@ -386,7 +383,7 @@ fn case_id(
     extra: &mut Map<String, Value>,
 ) -> Option<Arc<str>> {
     let object = match value {
-        AnyValue::Str(text) => match serde_json::from_str::<Value>(text) {
+        AnyValue::Str(text) => match json_of_text(text) {
             Ok(Value::Object(object)) => object,
             Ok(other) => {
                 diagnostics.push(Diagnostic::error(
