@@ -36,8 +36,9 @@ fn level_of(report: &GoldenReport, case_id: &str) -> GoldenLevel {
 
 #[test]
 fn session_store_is_strong_under_the_traces_own_return_n() {
-    // Dense trace options: returnN 4, cap 2 -> accepted kb-redis#3, kb-redis#4,
-    // kb-session#1 (3rd), kb-mysql#2: docHit, breadcrumb "Apps > Session store" hit.
+    // Dense trace options: returnN 4, cap 2 -> accepted chunks 3 and 4 of kb-redis,
+    // chunk 1 of the session-store document (3rd) and chunk 2 of kb-mysql: docHit,
+    // breadcrumb "Apps > Session store" hit.
     let r = report(&Settings::default());
     assert_eq!(level_of(&r, "session-store"), GoldenLevel::Strong);
     let case = r
