@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 
 /// A string, borrowed from the text when it has no escapes; any other JSON value is
 /// refused (`Lenient<Text>` reads it as `None`).
-pub struct Text<'a>(pub Cow<'a, str>);
+pub(crate) struct Text<'a>(pub(crate) Cow<'a, str>);
 
 impl<'de> Deserialize<'de> for Text<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -92,7 +92,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ListedVisitor<T> {
 
 /// A value read leniently: `None` when it is not what `T` reads (a number where a
 /// string is expected), instead of an error.
-pub struct Lenient<T>(pub Option<T>);
+pub(crate) struct Lenient<T>(pub(crate) Option<T>);
 
 impl<'de> Deserialize<'de> for Lenient<Text<'de>> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -145,7 +145,7 @@ impl<'de> Visitor<'de> for LenientText {
 }
 
 /// A visitor of objects, with one value for anything that is not an object.
-pub trait MapVisitor<'de>: Sized {
+pub(crate) trait MapVisitor<'de>: Sized {
     type Value;
     /// The value for anything that is not an object: `found` is its JSON type ("a
     /// string", "null").
@@ -153,7 +153,7 @@ pub trait MapVisitor<'de>: Sized {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error>;
 }
 
-pub struct ObjectOr<V>(pub V);
+pub(crate) struct ObjectOr<V>(pub(crate) V);
 
 impl<'de, V: MapVisitor<'de>> Visitor<'de> for ObjectOr<V> {
     type Value = V::Value;

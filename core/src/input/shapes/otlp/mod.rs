@@ -4,8 +4,8 @@
 //! retrieval spans (OpenInference `RETRIEVER`, GenAI `gen_ai.operation.name` =
 //! `retrieval`) and `RERANKER` spans are traces, every other span is skipped and
 //! counted in the document's `skippedSpans`. `nesting` decides which retrieval spans
-//! are one retrieval; `documents` reads a span's documents; `any_value` decodes
-//! attribute values.
+//! are one retrieval; `documents` reads a span's documents. The JSON reading of the
+//! spans and their attribute values is the crate `ragtrace_otlp`.
 
 mod documents;
 mod nesting;
